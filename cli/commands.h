@@ -1,0 +1,34 @@
+// The `talon` subcommands. Each adds itself to the CLI11 app; its callback stores the
+// process exit status in `exit_code` (0 ok, 1 user error, 2 usage error).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "common/expected.h"
+#include "frontend/load.h"
+
+namespace talon::cli {
+
+// The options every command that reads a model shares.
+struct ModelArgs {
+  std::string path;
+  bool floating_base = false;
+  std::vector<std::string> package_paths;
+
+  LoadOptions load_options() const { return {floating_base, package_paths}; }
+};
+
+void add_model_args(CLI::App& command, ModelArgs& args);
+
+// Loads the model, printing diagnostics (errors, and notes unless `quiet_notes`) on stderr.
+// Returns nullopt-like failure through Expected.
+Expected<Model> load_for_cli(const ModelArgs& args, bool quiet_notes);
+
+void add_inspect_command(CLI::App& app, int& exit_code);
+void add_ir_command(CLI::App& app, int& exit_code);
+void add_gradcheck_command(CLI::App& app, int& exit_code);
+
+}  // namespace talon::cli

@@ -1,0 +1,107 @@
+// `talon ir MODEL`: what the lowering produced — rows per block, kernel sizes before and
+// after CSE, build time — and with --dump the IR of every kernel.
+#include <iomanip>
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.h"
+#include "common/json.h"
+#include "ir/lower/lower.h"
+#include "ir/printer.h"
+
+namespace talon::cli {
+namespace {
+
+void print_json(const Model& model, const ir::ResidualProgram& program) {
+  const ir::LowerStats& stats = program.stats;
+  JsonWriter json;
+  json.begin_object();
+  json.key("name").value(model.name);
+  json.key("build_seconds").value(stats.build_seconds);
+  json.key("graph_nodes").value(stats.graph_nodes);
+  json.key("sim_bodies").value(program.nsim);
+  json.key("rows").value(program.nrows);
+  json.key("params").value(program.param_info.size());
+  json.key("contact_pairs").value(stats.contact_pairs);
+  json.key("contact_slots").value(program.slots.size());
+  json.key("blocks").begin_object();
+  for (const ir::RowBlock& block : program.blocks) json.key(block.name).value(block.size());
+  json.end_object();
+  json.key("kernels").begin_array();
+  for (const ir::KernelStats& k : stats.kernels) {
+    json.begin_object();
+    json.key("name").value(k.name);
+    json.key("nodes_before_cse").value(k.tree_nodes);
+    json.key("nodes_after_cse").value(k.dag_nodes);
+    json.key("instructions").value(k.instructions);
+    json.end_object();
+  }
+  json.end_array();
+  json.key("notes").array(program.notes);
+  json.end_object();
+  std::cout << json.str() << '\n';
+}
+
+void print_text(const Model& model, const ir::ResidualProgram& program) {
+  const ir::LowerStats& stats = program.stats;
+  std::cout << "model         " << model.name << '\n'
+            << "build time    " << stats.build_seconds << " s\n"
+            << "graph nodes   " << stats.graph_nodes << '\n'
+            << "unknowns      u+ " << program.ndyn() << ", lambda " << program.nrows << '\n'
+            << "params        " << program.param_info.size() << '\n'
+            << "contact       " << stats.contact_pairs << " geom pairs, " << program.slots.size()
+            << " slots\n\nrows per block:\n";
+  for (const ir::RowBlock& block : program.blocks)
+    std::cout << "  " << std::left << std::setw(16) << block.name << std::right << std::setw(8)
+              << block.size() << '\n';
+  std::cout << "\nkernels (nodes before CSE = fully expanded tree size):\n"
+            << "  " << std::left << std::setw(20) << "name" << std::right << std::setw(18)
+            << "nodes before CSE" << std::setw(16) << "after CSE" << std::setw(14) << "instructions"
+            << '\n';
+  for (const ir::KernelStats& k : stats.kernels)
+    std::cout << "  " << std::left << std::setw(20) << k.name << std::right << std::setw(18)
+              << std::setprecision(4) << k.tree_nodes << std::setw(16) << k.dag_nodes
+              << std::setw(14) << k.instructions << '\n';
+  for (const std::string& note : program.notes) std::cout << "note: " << note << '\n';
+}
+
+}  // namespace
+
+void add_ir_command(CLI::App& app, int& exit_code) {
+  auto* command = app.add_subcommand(
+      "ir", "Lower a model to its residual IR; print rows per block and kernel sizes");
+  struct Args {
+    ModelArgs model;
+    bool json = false, dump = false;
+  };
+  auto args = std::make_shared<Args>();  // lives as long as the callback that reads it
+  add_model_args(*command, args->model);
+  command->add_flag("--json", args->json, "Print one JSON object instead of text");
+  command->add_flag("--dump", args->dump,
+                    "Also print every kernel's IR as straight-line SSA (text mode)");
+  command->callback([args, &exit_code] {
+    const bool json = args->json;
+    Expected<Model> model = load_for_cli(args->model, json);
+    if (!model) {
+      exit_code = 1;
+      return;
+    }
+    Expected<ir::ResidualProgram> program = ir::lower_model(*model);
+    for (const Diagnostic& d : program.diagnostics().items())
+      if (d.severity == Severity::Error || !json) std::cerr << d.format() << '\n';
+    if (!program) {
+      exit_code = 1;
+      return;
+    }
+    if (json)
+      print_json(*model, *program);
+    else
+      print_text(*model, *program);
+    if (args->dump && !json)
+      for (const ir::Kernel& kernel : program->kernels)
+        std::cout << "\n== kernel " << kernel.function.name << '\n' << ir::dump(kernel.function);
+    exit_code = 0;
+  });
+}
+
+}  // namespace talon::cli

@@ -1,0 +1,217 @@
+// generate_model_unit: checks the program's kernel layout, renders the kernels and pastes
+// the unit together (header, kernels, configuration, loops, tables, API).
+#include "codegen/model_unit.h"
+
+#include "codegen/c_renderer.h"
+#include "codegen/cuda_renderer.h"
+#include "codegen/model_unit_parts.h"
+#include "codegen/solver/solver_text.h"
+#include "codegen/symbols.h"
+
+namespace talon::codegen {
+namespace {
+
+using unit::Layout;
+
+constexpr const char* kKernelPrefix = "talon_kernel_";
+constexpr const char* kBaseInputs[] = {"q_minus", "u_minus", "u_plus", "lambda",
+                                       "ctrl",    "params",  "h"};
+
+// Collects layout mismatches as errors: they are lowering bugs, but a user sees them as a
+// message rather than a crash.
+class LayoutChecker {
+ public:
+  const ir::Slice* input(const ir::Kernel& k, const char* name, int size) {
+    return check(k, k.input(name), name, size, "input");
+  }
+  const ir::Slice* output(const ir::Kernel& k, const char* name, int size) {
+    return check(k, k.output(name), name, size, "output");
+  }
+  // The same slice (offset and size) as `reference`.
+  void same_input(const ir::Kernel& k, const char* name, const ir::Slice* reference) {
+    const ir::Slice* s = k.input(name);
+    if (reference && s && (s->offset != reference->offset || s->size != reference->size))
+      fail(k.function.name + ": input '" + name + "' is not where the residual kernel has it");
+  }
+  void fail(const std::string& message) {
+    diagnostics_.error(
+        {}, "", "the lowered program does not have the layout the solver loops expect: " + message);
+  }
+  Diagnostics& diagnostics() { return diagnostics_; }
+
+ private:
+  const ir::Slice* check(const ir::Kernel& k, const ir::Slice* s, const char* name, int size,
+                         const char* what) {
+    if (!s) {
+      fail(k.function.name + ": no " + what + " '" + name + "'");
+    } else if (size >= 0 && s->size != size) {
+      fail(k.function.name + ": " + what + " '" + name + "' has " + std::to_string(s->size) +
+           " entries, expected " + std::to_string(size));
+    }
+    return s;
+  }
+
+  Diagnostics diagnostics_;
+};
+
+int count_rows(const ir::ResidualProgram& p, ir::RowKind kind) {
+  int n = 0;
+  for (const ir::ConstraintRowInfo& row : p.rows) n += row.kind == kind;
+  return n;
+}
+
+Expected<Layout> compute_layout(const ir::ResidualProgram& p, const SolverOptions& solver) {
+  Layout l;
+  l.nsim = p.nsim;
+  l.nv = 6 * p.nsim;
+  l.nq = 7 * p.nsim;
+  l.nrows = p.nrows;
+  l.nnz = static_cast<int>(p.jhat_row.size());
+  l.nfriction = p.nfriction;
+  l.nnormal = count_rows(p, ir::RowKind::ContactNormal);
+  l.nctrl = p.nu;
+  l.nparam = static_cast<int>(p.params.size());
+  for (const ir::RowBlock& b : p.blocks) l.block_names.push_back(b.name);
+  l.nblocks = static_cast<int>(l.block_names.size());
+  l.mass_size = 20 * p.nsim;
+
+  LayoutChecker check;
+  if (l.block_names.empty() || l.block_names.front() != "dynamics")
+    check.fail("the first block is not 'dynamics'");
+  const ir::Kernel& residual = p.kernel("residual");
+  const int base_sizes[] = {l.nq, l.nv, l.nv, l.nrows, l.nctrl, l.nparam, 1};
+  int* base_offsets[] = {&l.in_q_minus, &l.in_u_minus, &l.in_u_plus, &l.in_lambda,
+                         &l.in_ctrl,    &l.in_params,  &l.in_h};
+  for (int i = 0; i < 7; ++i)
+    if (const ir::Slice* s = check.input(residual, kBaseInputs[i], base_sizes[i]))
+      *base_offsets[i] = s->offset;
+  for (const char* name : {"mass", "jhat", "c_diag", "diag_a"})
+    for (const char* input : kBaseInputs)
+      check.same_input(p.kernel(name), input, residual.input(input));
+  const ir::Slice* w = check.input(p.kernel("jhat"), "friction_w", l.nfriction);
+  for (const char* name : {"c_diag", "diag_a"}) check.same_input(p.kernel(name), "friction_w", w);
+  if (w) l.in_w = w->offset;
+  l.in_size = static_cast<int>(p.kernel("jhat").function.inputs.size());
+
+  const ir::Slice* outs[] = {
+      check.output(residual, "r_dyn", l.nv), check.output(residual, "r_con", l.nrows),
+      check.output(residual, "merit", l.nrows), check.output(residual, "q_plus", l.nq),
+      check.output(residual, "friction_w", l.nfriction)};
+  int* res_offsets[] = {&l.res_dyn, &l.res_con, &l.res_merit, &l.res_q_plus, &l.res_w};
+  for (int i = 0; i < 5; ++i)
+    if (outs[i]) *res_offsets[i] = outs[i]->offset;
+  if (const ir::Slice* gap = residual.output("gap"); gap && gap->size == l.nnormal)
+    l.res_gap = gap->offset;
+  l.res_size = static_cast<int>(residual.function.outputs.size());
+  check.output(p.kernel("jhat"), "values", l.nnz);
+  check.output(p.kernel("c_diag"), "c_diag", l.nrows);
+  check.output(p.kernel("diag_a"), "diag_a", l.nrows);
+  check.output(p.kernel("mass"), "mass", l.mass_size);
+  l.lin_jhat = 0;
+  l.lin_c = l.nnz;
+  l.lin_diag = l.nnz + l.nrows;
+  l.lin_size = l.nnz + 2 * l.nrows;
+  if (solver.krylov_iterations > 0) {
+    const ir::Kernel& jvp = p.kernel("jvp_exact");
+    for (const char* input : kBaseInputs) check.same_input(jvp, input, residual.input(input));
+    const ir::Slice* tu = check.input(jvp, "tangent_u", l.nv);
+    const ir::Slice* tl = check.input(jvp, "tangent_lambda", l.nrows);
+    check.output(jvp, "jvp", l.nv + l.nrows);
+    if (tu && tl) {
+      l.krylov = solver.krylov_iterations;
+      l.jvp_tangent_u = tu->offset;
+      l.jvp_tangent_lambda = tl->offset;
+      l.jvp_in_size = static_cast<int>(jvp.function.inputs.size());
+      l.jvp_out_size = l.nv + l.nrows;
+    }
+  }
+  if (check.diagnostics().has_errors()) return check.diagnostics();
+  return l;
+}
+
+// mass, residual, and the fused linearisation: jhat, c_diag and diag_a share their inputs
+// and most of their subexpressions, so one Function lets the scheduler compute those once.
+std::vector<ir::Function> unit_functions(const ir::ResidualProgram& p, bool with_jvp) {
+  ir::Function mass = p.kernel("mass").function;
+  ir::Function residual = p.kernel("residual").function;
+  ir::Function linearize{"linearize", p.kernel("jhat").function.inputs, {}};
+  for (const char* name : {"jhat", "c_diag", "diag_a"}) {
+    const std::vector<ir::Expr>& outputs = p.kernel(name).function.outputs;
+    linearize.outputs.insert(linearize.outputs.end(), outputs.begin(), outputs.end());
+  }
+  mass.name = "mass";
+  residual.name = "residual";
+  std::vector<ir::Function> out = {mass, residual, linearize};
+  if (with_jvp) {
+    out.push_back(p.kernel("jvp_exact").function);
+    out.back().name = "jvp";
+  }
+  return out;
+}
+
+Diagnostics check_name(const std::string& name) {
+  Diagnostics diagnostics;
+  std::vector<std::string> symbols;
+  for (const char* suffix : {"_step", "_step_params", "_step_batch", "_workspace", "_stats",
+                             "_initial_state", "_default_params", "_real"})
+    symbols.push_back(name + suffix);
+  if (!is_c_identifier(name))
+    diagnostics.error({}, "", "'" + name + "' is not a C identifier (model unit name)");
+  else
+    check_symbols(symbols, diagnostics);
+  return diagnostics;
+}
+
+Expected<std::string> rendered_kernels(const ir::ResidualProgram& program, const Layout& layout,
+                                       const ModelUnitOptions& options) {
+  const std::vector<ir::Function> functions = unit_functions(program, layout.krylov > 0);
+  Expected<RenderedSource> rendered = [&]() -> Expected<RenderedSource> {
+    if (options.target == UnitTarget::Cuda) {
+      CudaRenderOptions o;
+      o.precision = options.precision;
+      o.prefix = kKernelPrefix;
+      o.kernels = false;
+      return render_cuda(functions, o);
+    }
+    CRenderOptions o;
+    o.precision = options.precision;
+    o.prefix = kKernelPrefix;
+    return render_c(functions, o);
+  }();
+  if (!rendered) return rendered.diagnostics();
+  return rendered->code;
+}
+
+}  // namespace
+
+Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualProgram& program,
+                                        const ModelUnitOptions& options) {
+  Diagnostics name_errors = check_name(options.name);
+  if (name_errors.has_errors()) return name_errors;
+  Expected<Layout> layout = compute_layout(program, options.solver);
+  if (!layout) return layout.diagnostics();
+  Expected<std::string> kernels = rendered_kernels(program, *layout, options);
+  if (!kernels) return kernels.diagnostics();
+
+  const bool cuda = options.target == UnitTarget::Cuda;
+  ModelUnit out;
+  out.name = options.name;
+  out.nq = layout->nq;
+  out.nv = layout->nv;
+  out.nctrl = layout->nctrl;
+  out.nparam = layout->nparam;
+  out.nrows = layout->nrows;
+  out.ncontacts = layout->nnormal;
+  out.nstats = kStatBlockResiduals + layout->nblocks;
+  out.block_names = layout->block_names;
+  const std::string header = unit::header_text(model, program, *layout, options, !cuda);
+  if (!cuda) out.header = header;
+  // The loops' prelude defines talon_real, which the tables use; the loops read the tables.
+  out.source = header + "\n" + *kernels + "\n" + unit::config_text(*layout, options) + "\n" +
+               solver_prelude_text() + "\n" + unit::table_text(model, program, *layout, options) +
+               "\n" + solver_loop_text() + "\n" +
+               (cuda ? unit::cuda_entry_text(options) : unit::c_api_text(options));
+  return out;
+}
+
+}  // namespace talon::codegen

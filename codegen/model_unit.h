@@ -1,0 +1,96 @@
+// The model unit: one translation unit that steps one model — its kernels (rendered from the
+// ResidualProgram), its constants, the solver loops (codegen/solver/) and a small public API.
+//
+// C target: freestanding C99 (only <math.h>; no heap, no stdio; fixed-size arrays sized here),
+// compiling cleanly with `-std=c99 -pedantic -Wall -Wextra -Werror`. The API, with NAME the
+// symbol prefix and NAME_real double (f64) or float (f32):
+//   NAME_NQ = 7·bodies, NAME_NV = 6·bodies, NAME_NCTRL, NAME_NPARAM, NAME_NROWS, ...
+//   NAME_workspace                 every array a step needs (allocate it statically if you like)
+//   void NAME_initial_state(NAME_real q[], NAME_real u[])   reference pose, zero velocity
+//   void NAME_default_params(NAME_real params[])            the model's θ
+//   void NAME_workspace_init(NAME_workspace* ws)            forget the warm start
+//   int  NAME_step(q, u, ctrl, h, ws)                      advances in place; 0 = success
+//   int  NAME_step_params(q, u, ctrl, params, h, ws)        the same with per-call θ
+//   void NAME_step_statistics(const NAME_workspace*, NAME_real out[NAME_NSTATS])
+//   void NAME_contact_gaps(NAME_workspace*, NAME_real gaps[NAME_NCONTACTS])
+//   long NAME_workspace_size(void)
+// q per body: x, y, z (world position of its centre of mass), qw, qx, qy, qz (orientation of
+// its frame); u per body: v (COM velocity), ω (angular velocity), both in the world frame.
+// The header lists the bodies, controls, parameters and row blocks in order.
+//
+// CUDA target: the same text with TALON_CALLABLE = __device__ and a batched entry point
+//   extern "C" __global__ void NAME_step_batch(q, u, ctrl, params, h, ws, status, count)
+// (world-major arrays, one thread per world; params may be null: the model's values), for
+// NVRTC (codegen/nvrtc_compiler.h).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "codegen/c_style.h"
+#include "common/expected.h"
+#include "frontend/model.h"
+#include "ir/lower/program.h"
+
+namespace talon::codegen {
+
+// The Newton + PCR loop's settings (DESIGN "Best-iterate backtracking"), compiled into the unit.
+struct SolverOptions {
+  int newton_iterations = 16;  // K: Newton updates at most
+  int min_iterate = 3;         // k_min: iterates 0 .. k_min−1 are never returned
+  int pcr_iterations = 16;     // operator applications per linear solve at most
+  double pcr_tolerance = 1e-12;  // a solve stops when ‖r‖ ≤ this · ‖r₀‖ (scaled residuals)
+  // Once an iterate k ≥ k_min has merit ≤ stop_merit ((m/s)²) the step stops early.
+  double stop_merit = 1e-26;
+  // The step counts as converged when √merit ≤ this (m/s); otherwise NAME_stats.converged = 0.
+  double convergence_tolerance = 1e-3;
+  double friction_w_max = 1e12;    // cap of the frozen friction weight W (1/kg)
+  bool warm_start = true;          // iterate 0 takes the previous step's impulses (scaled by h)
+  bool project_unilateral = true;  // λ ≥ 0 on normal and limit rows on every iterate
+  // > 0: the Newton direction solves the exact Jacobian system by FGMRES with this many
+  // iterations, preconditioned by the frozen-W step (codegen/solver/talon_krylov.h); 0: the
+  // frozen-W step itself (DESIGN's method; cheaper, but sliding contacts can fail to converge).
+  int krylov_iterations = 4;
+  // An update takes the exact direction when the previous one reduced the merit by less than
+  // this factor (the frozen-W step is used while it contracts).
+  double krylov_switch = 0.5;
+};
+
+enum class UnitTarget { C, Cuda };
+
+struct ModelUnitOptions {
+  std::string name = "model";  // symbol prefix NAME: a C identifier
+  ir::CPrecision precision = ir::CPrecision::Double;
+  UnitTarget target = UnitTarget::C;
+  SolverOptions solver;
+  // The ε² the program was lowered with (ir::LowerOptions::fb_epsilon_sq): NAME_contact_gaps
+  // inverts the normal rows' Fischer–Burmeister residual with it.
+  double fb_epsilon_sq = 1e-8;
+};
+
+struct ModelUnit {
+  std::string name;
+  std::string header;  // NAME.h (C target; empty for CUDA)
+  std::string source;  // NAME.c / the CUDA text: self-contained (it embeds the header)
+  int nq = 0, nv = 0, nctrl = 0, nparam = 0, nrows = 0;
+  int ncontacts = 0;                     // contact normal rows (NAME_contact_gaps)
+  int nstats = 0;                        // values of NAME_step_statistics
+  std::vector<std::string> block_names;  // residual blocks, "dynamics" first
+};
+
+// Errors (diagnostics) when the name is not a usable C identifier or the program's kernels do
+// not have the layout the loops expect.
+Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualProgram& program,
+                                        const ModelUnitOptions& options = {});
+
+// Indices into NAME_step_statistics' output.
+enum StepStatistic {
+  kStatNewtonIterations = 0,  // Newton updates performed
+  kStatBestIterate = 1,       // index of the returned iterate (0 = initial guess)
+  kStatPcrIterations = 2,     // PCR iterations summed over the updates
+  kStatConverged = 3,         // 1 when √merit ≤ convergence_tolerance
+  kStatMerit = 4,             // merit of the returned iterate ((m/s)²)
+  kStatBlockResiduals = 5,    // then one √Σ squares per block (block_names order)
+};
+
+}  // namespace talon::codegen

@@ -1,0 +1,92 @@
+// The public functions of a model unit: thin wrappers over the loops (talon_newton.h) for the
+// C target, and batched __global__ entry points (one thread per world) for the CUDA target.
+#include "codegen/model_unit_parts.h"
+
+namespace talon::codegen::unit {
+
+std::string c_api_text(const ModelUnitOptions& options) {
+  const std::string& n = options.name;
+  const std::string r = n + "_real";
+  return "/* ---- Public API (see the header) ---- */\n"
+         "void " +
+         n + "_initial_state(" + r + " q[], " + r +
+         " u[]) {\n"
+         "  int i;\n"
+         "  for (i = 0; i < TALON_NQ; ++i) q[i] = talon_initial_q[i];\n"
+         "  for (i = 0; i < TALON_NV; ++i) u[i] = 0;\n"
+         "}\n\n"
+         "void " +
+         n + "_default_params(" + r +
+         " params[]) {\n"
+         "  talon_copy(params, talon_default_params, TALON_NPARAM);\n"
+         "}\n\n"
+         "void " +
+         n + "_workspace_init(" + n +
+         "_workspace* ws) { talon_reset(ws); }\n\n"
+         "int " +
+         n + "_step(" + r + " q[], " + r + " u[], const " + r + " ctrl[], " + r + " h, " + n +
+         "_workspace* ws) {\n"
+         "  return talon_step_world(ws, q, u, ctrl, talon_default_params, h);\n"
+         "}\n\n"
+         "int " +
+         n + "_step_params(" + r + " q[], " + r + " u[], const " + r + " ctrl[], const " + r +
+         " params[], " + r + " h, " + n +
+         "_workspace* ws) {\n"
+         "  return talon_step_world(ws, q, u, ctrl, params, h);\n"
+         "}\n\n"
+         "void " +
+         n + "_step_statistics(const " + n + "_workspace* ws, " + r +
+         " out[]) {\n"
+         "  int i;\n"
+         "  out[0] = (" +
+         r +
+         ")ws->stats.newton_iterations;\n"
+         "  out[1] = (" +
+         r +
+         ")ws->stats.best_iterate;\n"
+         "  out[2] = (" +
+         r +
+         ")ws->stats.pcr_iterations;\n"
+         "  out[3] = (" +
+         r +
+         ")ws->stats.converged;\n"
+         "  out[4] = ws->stats.merit;\n"
+         "  for (i = 0; i < TALON_NBLOCKS; ++i) out[5 + i] = ws->stats.block_residual[i];\n"
+         "}\n\n"
+         "void " +
+         n + "_contact_gaps(" + n + "_workspace* ws, " + r +
+         " gaps[]) {\n"
+         "  talon_contact_gaps(ws, gaps);\n"
+         "}\n\n"
+         "long " +
+         n + "_workspace_size(void) { return (long)sizeof(" + n + "_workspace); }\n";
+}
+
+std::string cuda_entry_text(const ModelUnitOptions& options) {
+  const std::string& n = options.name;
+  const std::string r = n + "_real";
+  const std::string world =
+      "  const long long world = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (world >= count) return;\n";
+  return "/* ---- Batched entry points: one thread per world, world-major arrays ---- */\n"
+         "/* params may be 0 (the model's values), ctrl may be 0 (zero controls). */\n"
+         "extern \"C\" __global__ void " +
+         n + "_step_batch(" + r + "* q, " + r + "* u, const " + r + "* ctrl, const " + r +
+         "* params, " + r + " h, " + n + "_workspace* ws, int* status, int count) {\n" + world +
+         "  status[world] = talon_step_world(ws + world, q + world * TALON_NQ,\n"
+         "                                   u + world * TALON_NV,\n"
+         "                                   ctrl ? ctrl + world * TALON_NCTRL : 0,\n"
+         "                                   params ? params + world * TALON_NPARAM\n"
+         "                                          : talon_default_params,\n"
+         "                                   h);\n"
+         "}\n\n"
+         "extern \"C\" __global__ void " +
+         n + "_reset_batch(" + n + "_workspace* ws, int count) {\n" + world +
+         "  talon_reset(ws + world);\n}\n\n"
+         "/* gaps: world-major, TALON_NNORMAL per world. */\n"
+         "extern \"C\" __global__ void " +
+         n + "_contact_gaps_batch(" + n + "_workspace* ws, " + r + "* gaps, int count) {\n" +
+         world + "  talon_contact_gaps(ws + world, gaps + world * TALON_NNORMAL);\n}\n";
+}
+
+}  // namespace talon::codegen::unit

@@ -1,0 +1,54 @@
+// Internal to codegen/model_unit*.cpp: the layout of a model unit and the text of its parts.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "codegen/model_unit.h"
+
+namespace talon::codegen::unit {
+
+// Offsets and sizes the generated loops and API use (all in elements).
+struct Layout {
+  int nsim = 0, nv = 0, nq = 0, nrows = 0, nnz = 0, nfriction = 0, nnormal = 0;
+  int nctrl = 0, nparam = 0, nblocks = 0;
+  // The one input array every kernel reads: base inputs, then the frozen friction weights.
+  int in_q_minus = 0, in_u_minus = 0, in_u_plus = 0, in_lambda = 0, in_ctrl = 0, in_params = 0,
+      in_h = 0, in_w = 0, in_size = 0;
+  // Outputs of `residual`.
+  int res_dyn = 0, res_con = 0, res_merit = 0, res_q_plus = 0, res_w = 0, res_size = 0;
+  int res_gap = -1;  // a `gap` output of the residual kernel, when the lowering provides one
+  // Outputs of the fused linearisation (jhat values, c_diag, diag_a).
+  int lin_jhat = 0, lin_c = 0, lin_diag = 0, lin_size = 0;
+  int mass_size = 0;
+  // jvp_exact (only with SolverOptions::krylov_iterations > 0).
+  int krylov = 0;  // FGMRES iterations
+  int jvp_tangent_u = 0, jvp_tangent_lambda = 0, jvp_in_size = 0, jvp_out_size = 0;
+  std::vector<std::string> block_names;  // "dynamics" first
+};
+
+// A C99 array size: zero-length arrays are not C.
+inline int array_size(int n) {
+  return n > 0 ? n : 1;
+}
+
+// Text that may sit inside a /* */ comment on one line.
+std::string comment_text(const std::string& text);
+
+// The public header (types, sizes, prototypes, documentation), guarded by NAME_H_INCLUDED.
+// `declarations` = false leaves out the function prototypes (CUDA).
+std::string header_text(const Model& model, const ir::ResidualProgram& program,
+                        const Layout& layout, const ModelUnitOptions& options, bool declarations);
+
+// The solver contract before the loops: configuration macros (TALON_*), the typedefs
+// talon_workspace / talon_stats. Needs talon_real (talon_math.h) only for the tables, which
+// table_text writes after the loops' prelude.
+std::string config_text(const Layout& layout, const ModelUnitOptions& options);
+std::string table_text(const Model& model, const ir::ResidualProgram& program, const Layout& layout,
+                       const ModelUnitOptions& options);
+
+// The public functions of the C target, and the batched __global__ entry of the CUDA target.
+std::string c_api_text(const ModelUnitOptions& options);
+std::string cuda_entry_text(const ModelUnitOptions& options);
+
+}  // namespace talon::codegen::unit

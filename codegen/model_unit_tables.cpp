@@ -1,0 +1,191 @@
+// The solver contract of a model unit: configuration macros and the static tables the loops
+// read (see codegen/solver/talon_newton.h for the list).
+#include <sstream>
+
+#include "codegen/model_unit_parts.h"
+#include "ir/ops.h"
+
+namespace talon::codegen::unit {
+namespace {
+
+void macro(std::ostringstream& out, const char* name, long long value) {
+  out << "#define " << name << " " << value << "\n";
+}
+
+void macro(std::ostringstream& out, const char* name, double value) {
+  out << "#define " << name << " " << ir::c_literal(value) << "\n";
+}
+
+// `TALON_TABLE int name[n] = {...};` (at least one entry: C has no empty arrays).
+template <class T, class Format>
+void table(std::ostringstream& out, const char* type, const char* name,
+           const std::vector<T>& values, Format format) {
+  out << "TALON_TABLE " << type << " " << name << "[" << array_size(static_cast<int>(values.size()))
+      << "] = {";
+  if (values.empty()) out << "0";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i % 12 == 0) out << "\n   ";
+    out << " " << format(values[i]) << (i + 1 < values.size() ? "," : "");
+  }
+  out << "};\n";
+}
+
+void int_table(std::ostringstream& out, const char* name, const std::vector<int>& values) {
+  table(out, "int", name, values, [](int v) { return std::to_string(v); });
+}
+
+void real_table(std::ostringstream& out, const char* name, const std::vector<double>& values,
+                ir::CPrecision precision) {
+  table(out, "talon_real", name, values, [&](double v) { return ir::c_literal(v, precision); });
+}
+
+// The block index (into program.blocks, 0 = dynamics) of every constraint row.
+std::vector<int> row_blocks(const ir::ResidualProgram& p) {
+  std::vector<int> out(p.nrows, 0);
+  for (std::size_t b = 0; b < p.blocks.size(); ++b)
+    for (int r = p.blocks[b].begin; r < p.blocks[b].end; ++r)
+      if (r >= p.ndyn()) out[r - p.ndyn()] = static_cast<int>(b);
+  return out;
+}
+
+std::vector<int> unilateral_rows(const ir::ResidualProgram& p) {
+  std::vector<int> out;
+  for (const ir::ConstraintRowInfo& row : p.rows)
+    out.push_back(row.kind == ir::RowKind::ContactNormal || row.kind == ir::RowKind::Limit);
+  return out;
+}
+
+// The lowering names a geom's friction parameter "friction:<geom name>" ("friction:geom<i>"
+// when unnamed); -1 when the parameters are folded into the code.
+int friction_param(const Model& model, const ir::ResidualProgram& p, int geom) {
+  const std::string& name = model.geom_name[geom];
+  const std::string wanted = "friction:" + (name.empty() ? "geom" + std::to_string(geom) : name);
+  for (std::size_t i = 0; i < p.params.size(); ++i)
+    if (p.param_info[i].name == wanted) return static_cast<int>(i);
+  TALON_INTERNAL_ASSERT(p.params.empty(), "no parameter " + wanted + " among unfolded params");
+  return -1;
+}
+
+struct FrictionTables {
+  std::vector<int> row, normal, mu_param;
+  std::vector<double> mu_value;
+};
+
+FrictionTables friction_tables(const Model& model, const ir::ResidualProgram& p) {
+  FrictionTables t;
+  t.row.assign(p.nfriction, 0);
+  t.normal.assign(p.nfriction, 0);
+  t.mu_param.assign(2 * p.nfriction, -1);
+  t.mu_value.assign(2 * p.nfriction, 0.0);
+  for (const ir::ContactSlot& slot : p.slots) {
+    const int f = slot.friction_index;
+    if (f < 0) continue;
+    TALON_INTERNAL_ASSERT(f < p.nfriction && slot.friction_row >= 0 && slot.normal_row >= 0,
+                          "a frictional slot without its rows");
+    t.row[f] = slot.friction_row;
+    t.normal[f] = slot.normal_row;
+    const int geoms[2] = {slot.geom_a, slot.geom_b};
+    for (int side = 0; side < 2; ++side) {
+      t.mu_param[2 * f + side] = friction_param(model, p, geoms[side]);
+      t.mu_value[2 * f + side] = model.geom_friction[geoms[side]].x();
+    }
+  }
+  return t;
+}
+
+std::vector<int> normal_rows(const ir::ResidualProgram& p) {
+  std::vector<int> out;
+  for (int r = 0; r < p.nrows; ++r)
+    if (p.rows[r].kind == ir::RowKind::ContactNormal) out.push_back(r);
+  return out;
+}
+
+void check_jhat_pattern(const ir::ResidualProgram& p) {
+  TALON_INTERNAL_ASSERT(p.jhat_row.size() == p.jhat_col.size(), "jhat pattern sizes differ");
+  for (std::size_t k = 0; k < p.jhat_row.size(); ++k)
+    TALON_INTERNAL_ASSERT(p.jhat_row[k] >= 0 && p.jhat_row[k] < p.nrows && p.jhat_col[k] >= 0 &&
+                              p.jhat_col[k] < p.ndyn(),
+                          "jhat entry outside the matrix");
+}
+
+}  // namespace
+
+std::string config_text(const Layout& l, const ModelUnitOptions& options) {
+  const SolverOptions& s = options.solver;
+  const bool cuda = options.target == UnitTarget::Cuda;
+  std::ostringstream out;
+  out << "/* ---- The solver loops' contract (codegen/solver/talon_newton.h) ---- */\n";
+  macro(out, "TALON_SINGLE_PRECISION", options.precision == ir::CPrecision::Float ? 1LL : 0LL);
+  out << "#define TALON_CALLABLE" << (cuda ? " __device__" : "") << "\n"
+      << "#define TALON_TABLE static" << (cuda ? " __device__" : "") << " const\n";
+  const std::pair<const char*, int> sizes[] = {
+      {"TALON_NSIM", l.nsim},
+      {"TALON_NV", l.nv},
+      {"TALON_NQ", l.nq},
+      {"TALON_NROWS", l.nrows},
+      {"TALON_NNZ", l.nnz},
+      {"TALON_NFRICTION", l.nfriction},
+      {"TALON_NNORMAL", l.nnormal},
+      {"TALON_NCTRL", l.nctrl},
+      {"TALON_NPARAM", l.nparam},
+      {"TALON_NBLOCKS", l.nblocks},
+      {"TALON_IN_Q_MINUS", l.in_q_minus},
+      {"TALON_IN_U_MINUS", l.in_u_minus},
+      {"TALON_IN_U_PLUS", l.in_u_plus},
+      {"TALON_IN_LAMBDA", l.in_lambda},
+      {"TALON_IN_CTRL", l.in_ctrl},
+      {"TALON_IN_PARAMS", l.in_params},
+      {"TALON_IN_H", l.in_h},
+      {"TALON_IN_W", l.in_w},
+      {"TALON_RES_DYN", l.res_dyn},
+      {"TALON_RES_CON", l.res_con},
+      {"TALON_RES_MERIT", l.res_merit},
+      {"TALON_RES_Q_PLUS", l.res_q_plus},
+      {"TALON_RES_W", l.res_w},
+      {"TALON_LIN_JHAT", l.lin_jhat},
+      {"TALON_LIN_C", l.lin_c},
+      {"TALON_LIN_DIAG", l.lin_diag},
+      {"TALON_NEWTON_ITERATIONS", s.newton_iterations},
+      {"TALON_NEWTON_MIN_ITERATE", s.min_iterate},
+      {"TALON_PCR_ITERATIONS", s.pcr_iterations},
+      {"TALON_WARM_START", s.warm_start ? 1 : 0},
+      {"TALON_PROJECT_UNILATERAL", s.project_unilateral ? 1 : 0},
+      {"TALON_KRYLOV_ITERATIONS", l.krylov},
+      {"TALON_JVP_IN_TANGENT_U", l.jvp_tangent_u},
+      {"TALON_JVP_IN_TANGENT_LAMBDA", l.jvp_tangent_lambda}};
+  for (const auto& [name, value] : sizes) macro(out, name, static_cast<long long>(value));
+  if (l.res_gap >= 0) macro(out, "TALON_RES_GAP", static_cast<long long>(l.res_gap));
+  macro(out, "TALON_PCR_RELATIVE_TOLERANCE", s.pcr_tolerance * s.pcr_tolerance);
+  macro(out, "TALON_MERIT_STOP", s.stop_merit);
+  macro(out, "TALON_CONVERGED_MERIT", s.convergence_tolerance * s.convergence_tolerance);
+  macro(out, "TALON_FRICTION_W_MAX", s.friction_w_max);
+  macro(out, "TALON_KRYLOV_SWITCH", s.krylov_switch);
+  macro(out, "TALON_FB_EPSILON_SQ", options.fb_epsilon_sq);
+  out << "typedef " << options.name << "_workspace talon_workspace;\n";
+  return out.str();
+}
+
+std::string table_text(const Model& model, const ir::ResidualProgram& p, const Layout& l,
+                       const ModelUnitOptions& options) {
+  check_jhat_pattern(p);
+  const ir::CPrecision precision = options.precision;
+  std::ostringstream out;
+  out << "/* ---- Model tables ---- */\n";
+  int_table(out, "talon_jhat_row", p.jhat_row);
+  int_table(out, "talon_jhat_col", p.jhat_col);
+  int_table(out, "talon_row_block", row_blocks(p));
+  int_table(out, "talon_row_unilateral", unilateral_rows(p));
+  const FrictionTables friction = friction_tables(model, p);
+  int_table(out, "talon_friction_row", friction.row);
+  int_table(out, "talon_friction_normal", friction.normal);
+  int_table(out, "talon_friction_mu_param", friction.mu_param);
+  real_table(out, "talon_friction_mu_value", friction.mu_value, precision);
+  if (l.res_gap < 0) int_table(out, "talon_normal_row", normal_rows(p));
+  std::vector<double> params;
+  for (int i = 0; i < l.nparam; ++i) params.push_back(p.param_info[i].value);
+  real_table(out, "talon_default_params", params, precision);
+  real_table(out, "talon_initial_q", p.reference_q, precision);
+  return out.str();
+}
+
+}  // namespace talon::codegen::unit

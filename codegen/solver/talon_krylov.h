@@ -1,0 +1,117 @@
+#ifdef TALON_SOLVER_EMBED
+R"talon_c(
+#endif
+/* Talon solver loops, part 4: the exact Newton direction by flexible GMRES (optional).
+ *
+ * Why: with W frozen, the Newton update is a fixed-point iteration on the friction weights.
+ * With several contacts on one body it can repel its own fixed point: a box on four corners
+ * sliding to a stop at h = 0.1 amplifies a yaw mode of the tangential impulses about tenfold
+ * per iteration, even when started at the solution (tests/physics). The exact Jacobian of
+ * [r_dyn; r_con] with respect to (u⁺, λ) — W differentiated, geometric terms and the FB rows'
+ * impulse directions kept — has no such mode, and the `jvp_exact` kernel applies it.
+ *
+ * So, when TALON_KRYLOV_ITERATIONS > 0, the Newton direction solves J z = −F (F = [r_dyn;
+ * r_con], J exact) by FGMRES (Saad 1993; Saad, Iterative Methods for Sparse Linear Systems,
+ * Alg. 9.6) from z = 0, right-preconditioned by the frozen-W step P⁻¹ (talon_pcr.h and
+ * talon_schur.h: exactly the plain method's update, so the first Krylov vector is the plain
+ * Newton step). Residuals are measured in velocity units, L = diag(M̃⁻¹, I), like the merit:
+ * GMRES minimises ‖L (J z + F)‖. P⁻¹ of L⁻¹v, v = (v_d, v_c), is
+ *   A Δλ = v_c − Ĵ v_d,   Δu = v_d + M̃⁻¹ Ĵᵀ Δλ
+ * (the Schur form of [M̃ −Ĵᵀ; Ĵ C] z = (M̃ v_d, v_c)). The preconditioner is a truncated PCR,
+ * not a fixed linear map, hence the flexible variant, which keeps Z = [P⁻¹v_j].
+ * Cost per Krylov iteration: one `jvp_exact` evaluation and one PCR solve.
+ */
+#if TALON_KRYLOV_ITERATIONS > 0
+
+#define TALON_KRYLOV_N (TALON_NV + TALON_NROWS)
+
+/* z = P⁻¹ L⁻¹ v (z, v of size TALON_KRYLOV_N). Uses rhs, pcr_*, body_a, body_b. */
+static TALON_CALLABLE int talon_krylov_precondition(talon_workspace* ws, const talon_real* v,
+                                                    talon_real* z) {
+  const talon_real* jhat = ws->lin + TALON_LIN_JHAT;
+  int i, k, iterations;
+  for (i = 0; i < TALON_NROWS; ++i) ws->rhs[i] = v[TALON_NV + i];
+  for (k = 0; k < TALON_NNZ; ++k) ws->rhs[talon_jhat_row[k]] -= jhat[k] * v[talon_jhat_col[k]];
+  iterations = talon_pcr_solve(ws);
+  talon_jhat_transpose_apply(jhat, ws->pcr_x, ws->body_a);
+  talon_apply_inverse_mass(ws->mass, ws->body_a, ws->body_b);
+  for (i = 0; i < TALON_NV; ++i) z[i] = v[i] + ws->body_b[i];
+  for (i = 0; i < TALON_NROWS; ++i) z[TALON_NV + i] = ws->pcr_x[i];
+  return iterations;
+}
+
+/* w = L J z with the exact Jacobian at the iterate in ws->in. */
+static TALON_CALLABLE void talon_krylov_apply(talon_workspace* ws, const talon_real* z,
+                                              talon_real* w) {
+  talon_copy(ws->jvp_in + TALON_JVP_IN_TANGENT_U, z, TALON_NV);
+  talon_copy(ws->jvp_in + TALON_JVP_IN_TANGENT_LAMBDA, z + TALON_NV, TALON_NROWS);
+  talon_kernel_jvp(ws->jvp_in, ws->jvp_out);
+  talon_apply_inverse_mass(ws->mass, ws->jvp_out, w);
+  talon_copy(w + TALON_NV, ws->jvp_out + TALON_NV, TALON_NROWS);
+}
+
+/* The Newton direction (Δu, Δλ) into ws->kstep. Returns the PCR iterations it took. */
+static TALON_CALLABLE int talon_krylov_direction(talon_workspace* ws) {
+  const int n = TALON_KRYLOV_N, m = TALON_KRYLOV_ITERATIONS;
+  talon_real* v = ws->kv; /* (m + 1) × n, row j = v_j */
+  talon_real* z = ws->kz; /* m × n */
+  talon_real* h = ws->kh; /* (m + 1) × m, h[i·m + j] */
+  talon_real beta;
+  int i, j, done = 0, iterations = 0;
+  /* the base inputs for jvp_exact: the iterate's own */
+  talon_copy(ws->jvp_in, ws->in, TALON_IN_W);
+  /* v_0 = L(−F)/β */
+  talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, v);
+  for (i = 0; i < TALON_NV; ++i) v[i] = -v[i];
+  for (i = 0; i < TALON_NROWS; ++i) v[TALON_NV + i] = -ws->res[TALON_RES_CON + i];
+  beta = TALON_SQRT(talon_dot(v, v, n));
+  talon_fill(ws->kstep, 0, n);
+  if (!(beta > TALON_TINY) || !talon_finite(beta)) return 0;
+  for (i = 0; i < n; ++i) v[i] /= beta;
+  talon_fill(ws->kg, 0, m + 1);
+  ws->kg[0] = beta;
+  for (j = 0; j < m; ++j) {
+    talon_real* w = v + (j + 1) * n;
+    talon_real norm, denom;
+    iterations += talon_krylov_precondition(ws, v + j * n, z + j * n);
+    talon_krylov_apply(ws, z + j * n, w);
+    for (i = 0; i <= j; ++i) { /* modified Gram–Schmidt */
+      const talon_real hij = talon_dot(w, v + i * n, n);
+      int k;
+      h[i * m + j] = hij;
+      for (k = 0; k < n; ++k) w[k] -= hij * v[i * n + k];
+    }
+    norm = TALON_SQRT(talon_dot(w, w, n));
+    for (i = 0; i < j; ++i) { /* the previous Givens rotations on column j */
+      const talon_real a = h[i * m + j], b = h[(i + 1) * m + j];
+      h[i * m + j] = ws->kcs[i] * a + ws->ksn[i] * b;
+      h[(i + 1) * m + j] = -ws->ksn[i] * a + ws->kcs[i] * b;
+    }
+    denom = TALON_SQRT(h[j * m + j] * h[j * m + j] + norm * norm);
+    if (!(denom > TALON_TINY) || !talon_finite(denom)) break;
+    ws->kcs[j] = h[j * m + j] / denom;
+    ws->ksn[j] = norm / denom;
+    h[j * m + j] = denom;
+    ws->kg[j + 1] = -ws->ksn[j] * ws->kg[j];
+    ws->kg[j] = ws->kcs[j] * ws->kg[j];
+    done = j + 1;
+    if (!(norm > TALON_TINY * beta) ||
+        TALON_FABS(ws->kg[j + 1]) <= TALON_SQRT(TALON_PCR_RELATIVE_TOLERANCE) * beta)
+      break; /* the Krylov space holds the solution */
+    for (i = 0; i < n; ++i) w[i] /= norm;
+  }
+  /* back substitution H y = g (y overwrites g), then z = Σ y_j Z_j */
+  for (j = done - 1; j >= 0; --j) {
+    talon_real sum = ws->kg[j];
+    for (i = j + 1; i < done; ++i) sum -= h[j * m + i] * ws->kg[i];
+    ws->kg[j] = sum / h[j * m + j];
+  }
+  for (j = 0; j < done; ++j)
+    for (i = 0; i < n; ++i) ws->kstep[i] += ws->kg[j] * z[j * n + i];
+  return iterations;
+}
+
+#endif /* TALON_KRYLOV_ITERATIONS > 0 */
+#ifdef TALON_SOLVER_EMBED
+)talon_c"
+#endif

@@ -1,0 +1,73 @@
+#ifdef TALON_SOLVER_EMBED
+R"talon_c(
+#endif
+/* Talon solver loops, part 1: scalar type and vector helpers.
+ *
+ * The files of codegen/solver/ are the solver loops of every Talon backend, written once as
+ * portable C: valid C99 (the generated embedded unit, the CPU backend) and valid CUDA device
+ * code (compiled by NVRTC together with a model's kernels). codegen/model_unit.cpp pastes
+ * them, in the order talon_math.h, talon_schur.h, talon_pcr.h, talon_newton.h, after the
+ * model's kernels and tables. The contract with the generated unit (what it defines before
+ * this text) is listed in talon_newton.h.
+ *
+ * Every function is `static TALON_CALLABLE`: TALON_CALLABLE is empty in C and __device__ in
+ * CUDA (the unit defines it). Only <math.h> functions are called (NVRTC provides them without
+ * a header); no heap, no stdio, no recursion.
+ */
+
+#ifndef TALON_CALLABLE
+#define TALON_CALLABLE
+#endif
+
+#if TALON_SINGLE_PRECISION
+typedef float talon_real;
+#define TALON_SQRT(x) sqrtf(x)
+#define TALON_FABS(x) fabsf(x)
+#define TALON_FMIN(a, b) fminf(a, b)
+#define TALON_FMAX(a, b) fmaxf(a, b)
+/* Below this a denominator counts as zero; above TALON_HUGE a value counts as overflowing. */
+#define TALON_TINY 1e-30f
+#define TALON_HUGE 1e30f
+#else
+typedef double talon_real;
+#define TALON_SQRT(x) sqrt(x)
+#define TALON_FABS(x) fabs(x)
+#define TALON_FMIN(a, b) fmin(a, b)
+#define TALON_FMAX(a, b) fmax(a, b)
+#define TALON_TINY 1e-280
+#define TALON_HUGE 1e280
+#endif
+
+/* x is neither NaN nor infinite (x - x is NaN for both), without isfinite, which C99 spells
+ * as a macro and CUDA as a function. Valid because generated code is never built with
+ * -ffast-math (the C compiler options say so). */
+static TALON_CALLABLE int talon_finite(talon_real x) {
+  return x - x == (talon_real)0;
+}
+
+static TALON_CALLABLE talon_real talon_dot(const talon_real* a, const talon_real* b, int n) {
+  talon_real sum = 0;
+  int i;
+  for (i = 0; i < n; ++i) sum += a[i] * b[i];
+  return sum;
+}
+
+static TALON_CALLABLE void talon_copy(talon_real* to, const talon_real* from, int n) {
+  int i;
+  for (i = 0; i < n; ++i) to[i] = from[i];
+}
+
+static TALON_CALLABLE void talon_fill(talon_real* to, talon_real value, int n) {
+  int i;
+  for (i = 0; i < n; ++i) to[i] = value;
+}
+
+static TALON_CALLABLE int talon_all_finite(const talon_real* a, int n) {
+  int i;
+  for (i = 0; i < n; ++i)
+    if (!talon_finite(a[i])) return 0;
+  return 1;
+}
+#ifdef TALON_SOLVER_EMBED
+)talon_c"
+#endif

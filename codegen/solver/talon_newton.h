@@ -1,0 +1,342 @@
+#ifdef TALON_SOLVER_EMBED
+R"talon_c(
+#endif
+/* Talon solver loops, part 5: one backward-Euler step by non-smooth Newton with best-iterate
+ * selection (DESIGN "State and time stepping"; Macklin et al. 2019; the Ostrich method).
+ *
+ * Contract: before this text the generated unit (codegen/model_unit.cpp) defines
+ *   dimensions   TALON_NSIM, TALON_NV (6·nsim), TALON_NQ (7·nsim), TALON_NROWS, TALON_NNZ
+ *                (non-zeros of Ĵ), TALON_NFRICTION (frictional contacts), TALON_NNORMAL
+ *                (contact normal rows), TALON_NCTRL, TALON_NPARAM, TALON_NBLOCKS
+ *   kernel layout TALON_IN_{Q_MINUS,U_MINUS,U_PLUS,LAMBDA,CTRL,PARAMS,H,W} (offsets in the one
+ *                input array every kernel reads), TALON_RES_{DYN,CON,MERIT,Q_PLUS,W} (outputs of
+ *                `residual`), TALON_LIN_{JHAT,C,DIAG} (outputs of the fused `linearize` kernel:
+ *                Ĵ values, diag C, diag A, all with W frozen at in[TALON_IN_W...]), optional
+ *                TALON_RES_GAP (contact gaps, when the residual kernel outputs them)
+ *   kernels      talon_kernel_mass, talon_kernel_residual, talon_kernel_linearize
+ *                (in, out), rendered from the ResidualProgram; with TALON_KRYLOV_ITERATIONS
+ *                > 0 also talon_kernel_jvp (`jvp_exact`), its input offsets
+ *                TALON_JVP_IN_TANGENT_U / _LAMBDA (base inputs as in TALON_IN_*)
+ *   tables       talon_jhat_row/col[NNZ], talon_row_block[NROWS] (block index, 0 = dynamics),
+ *                talon_row_unilateral[NROWS] (1: λ ≥ 0, normal and limit rows),
+ *                talon_friction_row[NFRICTION] (first of the two tangent rows),
+ *                talon_friction_normal[NFRICTION] (its normal row),
+ *                talon_friction_mu_param[2·NFRICTION] (θ index of each geom's μ, −1 = folded)
+ *                with talon_friction_mu_value[2·NFRICTION], talon_normal_row[NNORMAL]
+ *   options      TALON_NEWTON_ITERATIONS (K), TALON_NEWTON_MIN_ITERATE (k_min),
+ *                TALON_PCR_ITERATIONS, TALON_PCR_RELATIVE_TOLERANCE (on ‖r‖²/‖r₀‖²),
+ *                TALON_MERIT_STOP (stop once an iterate ≥ k_min is this good), TALON_CONVERGED_MERIT,
+ *                TALON_FRICTION_W_MAX, TALON_WARM_START, TALON_PROJECT_UNILATERAL,
+ *                TALON_FB_EPSILON_SQ, TALON_KRYLOV_ITERATIONS (0: the plain frozen-W step),
+ *                TALON_KRYLOV_SWITCH (merit ratio above which the next update is exact)
+ *   workspace    talon_workspace (the public NAME_workspace) with the arrays used below.
+ *
+ * The Newton system and its signs (derived once here; tests/physics check the result).
+ * Unknowns u⁺ [NV] and λ [NROWS] (impulses). The residual kernel gives
+ *   r_dyn(u⁺, λ) = M̃ (u⁺ − ũ) − Σ Jᵀλ          (momentum units, M̃ and ũ at q⁻)
+ *   r_con(u⁺, λ)                                 (velocity units)
+ * and the linearisation, with the friction weight W frozen, Ĵ = ∂r_con/∂u⁺, C = ∂r_con/∂λ
+ * (diagonal). Linearising both blocks about the iterate (geometric stiffness dropped, and
+ * the constraint impulses' directions taken as Ĵᵀ, exactly J for joint, friction and servo
+ * rows and (∂φ/∂c) J for Fischer–Burmeister rows, as the method prescribes):
+ *   r_dyn + M̃ Δu − Ĵᵀ Δλ = 0   ⇒   Δu = M̃⁻¹ (Ĵᵀ Δλ − r_dyn)
+ *   r_con + Ĵ Δu + C Δλ  = 0   ⇒   Ĵ M̃⁻¹ (Ĵᵀ Δλ − r_dyn) + C Δλ = −r_con
+ *                              ⇒   (Ĵ M̃⁻¹ Ĵᵀ + C) Δλ = Ĵ M̃⁻¹ r_dyn − r_con.
+ * A = Ĵ M̃⁻¹ Ĵᵀ + C is symmetric positive semi-definite (C ≥ 0: FB ∂φ/∂λ ≥ 0, W ≥ 0,
+ * compliances ≥ 0), which PCR needs. The fixed point is exact whatever the approximations:
+ * the residuals themselves are exact.
+ *
+ * Iterates k = 0 (u⁺ = ũ, λ = the previous step's impulses scaled by h/h_prev, or 0) to K;
+ * the step returns the iterate k ≥ k_min with the smallest merit
+ *   Σ merit_i² + ‖M̃⁻¹ r_dyn‖²     (velocity², m²/s²)
+ * where merit is the residual kernel's NCP residual per row (natural map for friction,
+ * φ/h for normals): v_t + Wλ_t is no NCP residual at a separated contact, and selecting
+ * iterates by it picks wrong ones (DESIGN, "Known pitfalls"). There is no line search.
+ * Safeguards on every iterate: λ ≥ 0 on unilateral rows (TALON_PROJECT_UNILATERAL),
+ * ‖λ_t‖ ≤ μ λ_n per contact (friction stays inside the cone) and 0 ≤ W ≤ TALON_FRICTION_W_MAX
+ * (friction stays dissipative; the cap keeps a separated contact's W finite).
+ */
+
+#define TALON_WARM_MAGIC 0x2A54414C /* marks warm_lambda as written by a step */
+
+/* The friction coefficient of contact f: the larger μ of its two geoms (MuJoCo's rule). */
+static TALON_CALLABLE talon_real talon_friction_mu(const talon_real* params, int f) {
+  talon_real mu[2];
+  int side;
+  for (side = 0; side < 2; ++side) {
+    const int index = talon_friction_mu_param[2 * f + side];
+    mu[side] = index >= 0 ? params[index] : talon_friction_mu_value[2 * f + side];
+  }
+  return TALON_FMAX(mu[0], mu[1]);
+}
+
+/* Projects the impulses of the current iterate onto the admissible set. */
+static TALON_CALLABLE void talon_admissible_impulses(talon_workspace* ws) {
+  talon_real* lambda = ws->in + TALON_IN_LAMBDA;
+  const talon_real* params = ws->in + TALON_IN_PARAMS;
+  int i, f;
+  if (TALON_PROJECT_UNILATERAL)
+    for (i = 0; i < TALON_NROWS; ++i)
+      if (talon_row_unilateral[i] && lambda[i] < 0) lambda[i] = 0;
+  for (f = 0; f < TALON_NFRICTION; ++f) {
+    talon_real* t = lambda + talon_friction_row[f];
+    const talon_real radius =
+        talon_friction_mu(params, f) * TALON_FMAX(lambda[talon_friction_normal[f]], 0);
+    const talon_real norm = TALON_SQRT(t[0] * t[0] + t[1] * t[1]);
+    if (norm > radius) {
+      const talon_real shrink = norm > TALON_TINY ? radius / norm : 0;
+      t[0] *= shrink;
+      t[1] *= shrink;
+    }
+  }
+}
+
+/* W frozen for the linearisation: non-negative (dissipative) and finite. */
+static TALON_CALLABLE talon_real talon_frozen_weight(talon_real w) {
+  if (!(w > 0)) return 0;
+  return TALON_FMIN(w, (talon_real)TALON_FRICTION_W_MAX);
+}
+
+/* The merit of the iterate in ws->res; its per-block sums of squares go to `blocks`. */
+static TALON_CALLABLE talon_real talon_merit(talon_workspace* ws, talon_real* blocks) {
+  const talon_real* merit = ws->res + TALON_RES_MERIT;
+  talon_real total;
+  int i;
+  talon_fill(blocks, 0, TALON_NBLOCKS);
+  talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, ws->body_a);
+  blocks[0] = talon_dot(ws->body_a, ws->body_a, TALON_NV);
+  for (i = 0; i < TALON_NROWS; ++i) blocks[talon_row_block[i]] += merit[i] * merit[i];
+  total = 0;
+  for (i = 0; i < TALON_NBLOCKS; ++i) total += blocks[i];
+  return total;
+}
+
+static TALON_CALLABLE void talon_keep_iterate(talon_workspace* ws, int k, talon_real merit) {
+  int i;
+  talon_copy(ws->best_u, ws->in + TALON_IN_U_PLUS, TALON_NV);
+  talon_copy(ws->best_lambda, ws->in + TALON_IN_LAMBDA, TALON_NROWS);
+  talon_copy(ws->best_q, ws->res + TALON_RES_Q_PLUS, TALON_NQ);
+  ws->stats.best_iterate = k;
+  ws->stats.merit = merit;
+  for (i = 0; i < TALON_NBLOCKS; ++i) ws->stats.block_residual[i] = TALON_SQRT(ws->block_now[i]);
+}
+
+/* Iterate 0: the warm-started impulses (impulse = force·h, so the previous step's impulses
+ * are rescaled to the new h) and the velocity they give, or ũ and λ = 0 on a cold start
+ * (exact in free flight). */
+static TALON_CALLABLE void talon_initial_iterate(talon_workspace* ws) {
+  talon_real* u = ws->in + TALON_IN_U_PLUS;
+  talon_real* lambda = ws->in + TALON_IN_LAMBDA;
+  const talon_real h = ws->in[TALON_IN_H];
+  int b, j;
+  if (!TALON_WARM_START || ws->warm_valid != TALON_WARM_MAGIC || !(ws->warm_h > 0)) {
+    for (b = 0; b < TALON_NSIM; ++b)
+      for (j = 0; j < 6; ++j) u[6 * b + j] = ws->mass[20 * b + 14 + j];
+    talon_fill(lambda, 0, TALON_NROWS);
+    return;
+  }
+  for (j = 0; j < TALON_NROWS; ++j) lambda[j] = (h / ws->warm_h) * ws->warm_lambda[j];
+  talon_admissible_impulses(ws);
+  /* u⁺ ← u⁻ − M̃⁻¹ r_dyn(u⁻, λ): the velocity the warm impulses produce (r_dyn is affine in
+   * u⁺ and λ up to the geometric terms), so iterate 0 starts consistent instead of asking
+   * the first Newton update to undo a whole step's worth of impulse. The base is u⁻, not ũ:
+   * q⁺(ũ) of a body resting on the ground is h²g deep in it, and the contact geometry there
+   * (points midway between the surfaces) would bend the impulses' directions. */
+  talon_copy(u, ws->in + TALON_IN_U_MINUS, TALON_NV);
+  talon_kernel_residual(ws->in, ws->res);
+  talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, ws->body_a);
+  for (j = 0; j < TALON_NV; ++j) u[j] -= ws->body_a[j];
+}
+
+/* The frozen-W Newton direction: Δλ into ws->pcr_x and the part of Δu that Δλ does not
+ * explain, −M̃⁻¹ r_dyn, into ws->du. Returns the PCR iterations. */
+static TALON_CALLABLE int talon_frozen_direction(talon_workspace* ws) {
+  const talon_real* in = ws->in;
+  const talon_real* lambda = in + TALON_IN_LAMBDA;
+  const talon_real* w_exact = ws->res + TALON_RES_W;
+  int i, f, iterations;
+  /* rhs = Ĵ M̃⁻¹ r_dyn − r_con, r_con with the frozen W: r_frozen = r − (W − W_frozen) λ_t. */
+  for (i = 0; i < TALON_NROWS; ++i) ws->rhs[i] = -ws->res[TALON_RES_CON + i];
+  for (f = 0; f < TALON_NFRICTION; ++f) {
+    const int t = talon_friction_row[f];
+    const talon_real dw = w_exact[f] - in[TALON_IN_W + f];
+    if (dw != 0) {
+      ws->rhs[t] += dw * lambda[t];
+      ws->rhs[t + 1] += dw * lambda[t + 1];
+    }
+  }
+  talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, ws->body_a);
+  talon_jhat_apply_add(ws->lin + TALON_LIN_JHAT, ws->body_a, ws->rhs);
+  iterations = talon_pcr_solve(ws);
+  for (i = 0; i < TALON_NV; ++i) ws->du[i] = -ws->body_a[i];
+  return iterations;
+}
+
+#if TALON_KRYLOV_ITERATIONS > 0
+/* The exact Newton direction (talon_krylov.h), split like talon_frozen_direction's. */
+static TALON_CALLABLE int talon_exact_direction(talon_workspace* ws) {
+  const int iterations = talon_krylov_direction(ws);
+  int i;
+  talon_copy(ws->pcr_x, ws->kstep + TALON_NV, TALON_NROWS);
+  talon_jhat_transpose_apply(ws->lin + TALON_LIN_JHAT, ws->pcr_x, ws->body_a);
+  talon_apply_inverse_mass(ws->mass, ws->body_a, ws->body_b);
+  for (i = 0; i < TALON_NV; ++i) ws->du[i] = ws->kstep[i] - ws->body_b[i];
+  return iterations;
+}
+#endif
+
+/* One Newton update of the iterate in ws->in (whose residual is in ws->res), along the exact
+ * direction when `exact` (and TALON_KRYLOV_ITERATIONS > 0), else the frozen-W one. Returns
+ * the PCR iterations it took. */
+static TALON_CALLABLE int talon_newton_update(talon_workspace* ws, int exact) {
+  talon_real* in = ws->in;
+  talon_real* u = in + TALON_IN_U_PLUS;
+  talon_real* lambda = in + TALON_IN_LAMBDA;
+  const talon_real* diag = ws->lin + TALON_LIN_DIAG;
+  int i, f, iterations;
+  for (f = 0; f < TALON_NFRICTION; ++f)
+    in[TALON_IN_W + f] = talon_frozen_weight(ws->res[TALON_RES_W + f]);
+  talon_kernel_linearize(in, ws->lin);
+  for (i = 0; i < TALON_NROWS; ++i)
+    ws->scale[i] = diag[i] > TALON_TINY && diag[i] < TALON_HUGE ? 1 / TALON_SQRT(diag[i]) : 0;
+#if TALON_KRYLOV_ITERATIONS > 0
+  iterations = exact ? talon_exact_direction(ws) : talon_frozen_direction(ws);
+#else
+  (void)exact;
+  iterations = talon_frozen_direction(ws);
+#endif
+  /* λ ← Π(λ + Δλ) (the safeguards), then Δu = du + M̃⁻¹ Ĵᵀ Δλ with the Δλ actually applied:
+   * the velocity stays consistent with the impulses, so a projection that undoes part of
+   * the Newton step cannot leave a dynamics residual the next update repeats. */
+  for (i = 0; i < TALON_NROWS; ++i) {
+    ws->rhs[i] = lambda[i]; /* rhs is free again: it keeps the previous impulses */
+    lambda[i] += ws->pcr_x[i];
+  }
+  talon_admissible_impulses(ws);
+  for (i = 0; i < TALON_NROWS; ++i) ws->pcr_x[i] = lambda[i] - ws->rhs[i];
+  talon_jhat_transpose_apply(ws->lin + TALON_LIN_JHAT, ws->pcr_x, ws->body_a);
+  talon_apply_inverse_mass(ws->mass, ws->body_a, ws->body_b);
+  for (i = 0; i < TALON_NV; ++i) u[i] += ws->du[i] + ws->body_b[i];
+  return iterations;
+}
+
+/* The Newton iteration for the step whose data (q⁻, u⁻, ctrl, θ, h) is in ws->in. Returns 1
+ * when some iterate k ≥ k_min had a finite merit (it is then in ws->best_*), else 0. */
+static TALON_CALLABLE int talon_solve(talon_workspace* ws) {
+  const int k_first = TALON_NEWTON_MIN_ITERATE < TALON_NEWTON_ITERATIONS
+                          ? TALON_NEWTON_MIN_ITERATE
+                          : TALON_NEWTON_ITERATIONS;
+  talon_real best = 0, previous = 0;
+  int have_best = 0, k;
+  ws->stats.newton_iterations = 0;
+  ws->stats.pcr_iterations = 0;
+  ws->stats.best_iterate = -1;
+  talon_kernel_mass(ws->in, ws->mass);
+  talon_initial_iterate(ws);
+  for (k = 0;; ++k) {
+    talon_real merit;
+    talon_kernel_residual(ws->in, ws->res);
+    merit = talon_merit(ws, ws->block_now);
+    if (!talon_finite(merit)) break; /* every later iterate would inherit the NaN */
+    if (k >= k_first && (!have_best || merit < best)) {
+      best = merit;
+      have_best = 1;
+      talon_keep_iterate(ws, k, merit);
+    }
+    if (k >= TALON_NEWTON_ITERATIONS || (have_best && merit <= TALON_MERIT_STOP)) break;
+    /* The frozen-W step while it contracts; the exact one after an update that failed to
+     * halve the merit (sliding contacts, see talon_krylov.h). At rest the frozen step is the
+     * better one: it adds no component along the redundant contacts' null space. */
+    ws->stats.pcr_iterations +=
+        talon_newton_update(ws, k > 0 && merit > TALON_KRYLOV_SWITCH * previous);
+    previous = merit;
+    ++ws->stats.newton_iterations;
+  }
+  ws->stats.converged = have_best && best <= TALON_CONVERGED_MERIT;
+  return have_best;
+}
+
+/* Unit quaternions for the returned pose (q⁺ from `residual` is normalised already; this
+ * removes the rounding of the last few ulps so that long runs stay on the unit sphere). */
+static TALON_CALLABLE void talon_normalize_quaternions(talon_real* q) {
+  int b, j;
+  for (b = 0; b < TALON_NSIM; ++b) {
+    talon_real* quat = q + 7 * b + 3;
+    const talon_real norm =
+        TALON_SQRT(quat[0] * quat[0] + quat[1] * quat[1] + quat[2] * quat[2] + quat[3] * quat[3]);
+    if (norm > TALON_TINY)
+      for (j = 0; j < 4; ++j) quat[j] /= norm;
+  }
+}
+
+/* Step return codes (the public NAME_STEP_* macros have the same values). */
+#define TALON_STEP_OK 0
+#define TALON_STEP_NONFINITE 1 /* non-finite state, controls or result: q, u left unchanged */
+#define TALON_STEP_BAD_STEP 2  /* h is not a positive finite number: q, u left unchanged */
+
+/* Advances (q, u) by h in place. `ctrl` may be 0 (all controls zero). */
+static TALON_CALLABLE int talon_step_world(talon_workspace* ws, talon_real* q, talon_real* u,
+                                           const talon_real* ctrl, const talon_real* params,
+                                           talon_real h) {
+  talon_real* in = ws->in;
+  ws->stats.converged = 0;
+  if (!(h > 0) || !talon_finite(h)) return TALON_STEP_BAD_STEP;
+  talon_copy(in + TALON_IN_Q_MINUS, q, TALON_NQ);
+  talon_copy(in + TALON_IN_U_MINUS, u, TALON_NV);
+  if (ctrl)
+    talon_copy(in + TALON_IN_CTRL, ctrl, TALON_NCTRL);
+  else
+    talon_fill(in + TALON_IN_CTRL, 0, TALON_NCTRL);
+  talon_copy(in + TALON_IN_PARAMS, params, TALON_NPARAM);
+  in[TALON_IN_H] = h;
+  if (!talon_all_finite(in, TALON_IN_H)) return TALON_STEP_NONFINITE;
+  if (!talon_solve(ws)) return TALON_STEP_NONFINITE;
+  talon_normalize_quaternions(ws->best_q);
+  if (!talon_all_finite(ws->best_q, TALON_NQ) || !talon_all_finite(ws->best_u, TALON_NV))
+    return TALON_STEP_NONFINITE;
+  talon_copy(q, ws->best_q, TALON_NQ);
+  talon_copy(u, ws->best_u, TALON_NV);
+  talon_copy(ws->warm_lambda, ws->best_lambda, TALON_NROWS);
+  ws->warm_h = h;
+  ws->warm_valid = TALON_WARM_MAGIC;
+  return TALON_STEP_OK;
+}
+
+/* Forgets the warm start (after the caller sets a new state) and the statistics. */
+static TALON_CALLABLE void talon_reset(talon_workspace* ws) {
+  ws->warm_valid = 0;
+  ws->warm_h = 0;
+  talon_fill(ws->warm_lambda, 0, TALON_NROWS);
+  ws->stats.newton_iterations = 0;
+  ws->stats.pcr_iterations = 0;
+  ws->stats.best_iterate = -1;
+  ws->stats.converged = 0;
+  ws->stats.merit = 0;
+  talon_fill(ws->stats.block_residual, 0, TALON_NBLOCKS);
+}
+
+/* The signed gap (m, negative = penetration) of every contact normal row at the end of the
+ * last successful step. Without a gap output of the residual kernel, the gap is recovered
+ * from the normal rows' Fischer–Burmeister residual at λ = 0: there φ = c − √(c² + ε²)
+ * (c the gap, compliance terms vanish with λ), which inverts to c = (φ² − ε²)/(2φ), φ < 0.
+ * Overwrites ws->in's iterate and ws->res. */
+static TALON_CALLABLE void talon_contact_gaps(talon_workspace* ws, talon_real* gaps) {
+  talon_real* lambda = ws->in + TALON_IN_LAMBDA;
+  int c;
+  talon_copy(ws->in + TALON_IN_U_PLUS, ws->best_u, TALON_NV);
+  talon_copy(lambda, ws->best_lambda, TALON_NROWS);
+#if defined(TALON_RES_GAP)
+  talon_kernel_residual(ws->in, ws->res);
+  for (c = 0; c < TALON_NNORMAL; ++c) gaps[c] = ws->res[TALON_RES_GAP + c];
+#else
+  for (c = 0; c < TALON_NNORMAL; ++c) lambda[talon_normal_row[c]] = 0;
+  talon_kernel_residual(ws->in, ws->res);
+  for (c = 0; c < TALON_NNORMAL; ++c) {
+    const talon_real phi = ws->in[TALON_IN_H] * ws->res[TALON_RES_CON + talon_normal_row[c]];
+    gaps[c] = phi < 0 ? (phi * phi - (talon_real)TALON_FB_EPSILON_SQ) / (2 * phi) : TALON_HUGE;
+  }
+#endif
+}
+#ifdef TALON_SOLVER_EMBED
+)talon_c"
+#endif

@@ -1,0 +1,33 @@
+// load_model: read a URDF or MJCF file (chosen by content) and compile it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/expected.h"
+#include "frontend/model.h"
+#include "frontend/spec.h"
+
+namespace talon {
+
+struct LoadOptions {
+  bool floating_base = false;              // URDF: attach the root link with a free joint
+  std::vector<std::string> package_paths;  // URDF: roots for package:// (plus ROS_PACKAGE_PATH)
+};
+
+// Readers: file -> spec. Each returns the spec or the diagnostics (file:line) explaining
+// why it could not be read. They never throw on bad input.
+Expected<ModelSpec> read_urdf(const std::string& path, const LoadOptions& options);
+Expected<ModelSpec> read_mjcf(const std::string& path, const LoadOptions& options);
+
+// In-memory variants (for fuzzers and tests); `path` names the text in diagnostics and
+// is the base for relative file references.
+Expected<ModelSpec> read_urdf_string(const std::string& xml, const std::string& path,
+                                     const LoadOptions& options);
+Expected<ModelSpec> read_mjcf_string(const std::string& xml, const std::string& path,
+                                     const LoadOptions& options);
+
+// Reads the file (URDF if the root element is <robot>, MJCF if <mujoco>) and compiles it.
+Expected<Model> load_model(const std::string& path, const LoadOptions& options = {});
+
+}  // namespace talon

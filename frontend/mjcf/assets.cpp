@@ -1,0 +1,68 @@
+// <asset>: only meshes matter to Talon (their files, for the mesh stage). Textures,
+// materials, skins and height fields are accepted and left alone.
+#include <filesystem>
+
+#include "frontend/mjcf/attributes.h"
+#include "frontend/mjcf/reader_context.h"
+
+namespace talon::mjcf {
+namespace {
+
+namespace fs = std::filesystem;
+
+// MuJoCo names an unnamed mesh after its file, without directories and extension.
+std::string default_mesh_name(const std::string& file) {
+  return fs::path(file).stem().string();
+}
+
+// MuJoCo 2.2.2: file names are relative to meshdir, itself relative to the model's
+// directory unless absolute; strippath drops the directories the file names carry.
+std::string resolve_mesh_file(const ReaderContext& ctx, std::string file) {
+  if (ctx.compiler.strippath) file = fs::path(file).filename().string();
+  const fs::path path(file);
+  if (path.is_absolute()) return path.string();
+  const fs::path meshdir(ctx.compiler.meshdir);
+  const fs::path base = meshdir.is_absolute() ? meshdir : fs::path(ctx.model_dir) / meshdir;
+  return (base / path).lexically_normal().string();
+}
+
+void read_mesh(const XmlNode& node, ReaderContext& ctx) {
+  const int cls = ctx.defaults.class_of(node, DefaultClasses::kMain, ctx.diag);
+  MeshAsset mesh;
+  mesh.origin = origin_of(node);
+  mesh.scale = ctx.defaults[cls].mesh_scale;
+  read_exact(node, "scale", mesh.scale.data(), 3, ctx.diag);
+  std::string file;
+  std::string name;
+  read_string(node, "file", file);
+  read_string(node, "name", name);
+  if (name.empty()) name = default_mesh_name(file);
+  if (name.empty()) {
+    report(ctx.diag, node, "a mesh needs a 'name' or a 'file'");
+    return;
+  }
+  Vec3 refpos = Vec3::Zero();
+  double refquat[4] = {1, 0, 0, 0};
+  read_exact(node, "refpos", refpos.data(), 3, ctx.diag);
+  read_exact(node, "refquat", refquat, 4, ctx.diag);
+  if (!refpos.isZero() || refquat[0] != 1 || refquat[1] != 0 || refquat[2] != 0 || refquat[3] != 0)
+    report(ctx.diag, node, "unsupported: mesh refpos/refquat (re-centred mesh frames)");
+  if (!file.empty()) {
+    mesh.file = resolve_mesh_file(ctx, file);
+    std::error_code ec;
+    if (!fs::is_regular_file(mesh.file, ec))
+      report(ctx.diag, node, "mesh file '" + file + "' not found (looked for '" + mesh.file + "')");
+  }
+  if (!ctx.meshes.emplace(name, mesh).second)
+    report(ctx.diag, node, "duplicate mesh name '" + name + "'");
+}
+
+}  // namespace
+
+void read_assets(ReaderContext& ctx) {
+  for (int section : ctx.sections("asset"))
+    for (int child : ctx.tree[section].children)
+      if (ctx.tree[child].name == "mesh") read_mesh(ctx.tree[child], ctx);
+}
+
+}  // namespace talon::mjcf

@@ -1,0 +1,158 @@
+// <geom>: type, size or fromto, frame, contact parameters, mesh reference, and the geom's
+// mass contribution (MuJoCo 2.2.2's mjCGeom::Compile).
+#include "frontend/mjcf/attributes.h"
+#include "frontend/mjcf/body_elements.h"
+
+namespace talon::mjcf {
+namespace {
+
+GeomType spec_geom_type(MjcfGeomType type) {
+  switch (type) {
+    case MjcfGeomType::Plane:
+      return GeomType::Plane;
+    case MjcfGeomType::Sphere:
+      return GeomType::Sphere;
+    case MjcfGeomType::Capsule:
+      return GeomType::Capsule;
+    case MjcfGeomType::Ellipsoid:
+      return GeomType::Ellipsoid;
+    case MjcfGeomType::Cylinder:
+      return GeomType::Cylinder;
+    case MjcfGeomType::Box:
+      return GeomType::Box;
+    case MjcfGeomType::Mesh:
+    case MjcfGeomType::Hfield:
+      return GeomType::Mesh;
+  }
+  return GeomType::Mesh;
+}
+
+// How many leading sizes must be positive (MuJoCo's mjGEOMINFO).
+int required_sizes(MjcfGeomType type) {
+  switch (type) {
+    case MjcfGeomType::Sphere:
+      return 1;
+    case MjcfGeomType::Capsule:
+    case MjcfGeomType::Cylinder:
+      return 2;
+    case MjcfGeomType::Ellipsoid:
+    case MjcfGeomType::Box:
+      return 3;
+    default:
+      return 0;
+  }
+}
+
+bool check_geom_sizes(ReaderContext& ctx, const XmlNode& node, MjcfGeomType type,
+                      const Vec3& size) {
+  if (type == MjcfGeomType::Plane && !(size[2] > 0)) {
+    report(ctx.diag, node, "a plane's third size (grid spacing) must be positive, as in MuJoCo");
+    return false;
+  }
+  for (int i = 0; i < required_sizes(type); ++i)
+    if (!(size[i] > 0)) {
+      report(ctx.diag, node, "geom sizes must be positive (size has zero length or is negative)");
+      return false;
+    }
+  return true;
+}
+
+// Pose and size from fromto, or from pos and orientation.
+bool place_geom(ReaderContext& ctx, const XmlNode& node, const GeomState& state, GeomSpec& geom) {
+  geom.size = state.size;
+  if (!state.fromto) {
+    geom.pose.pos = state.pos;
+    geom.pose.quat = resolve_frame(ctx, node, state.orientation);
+    return true;
+  }
+  const MjcfGeomType t = state.type;
+  if (t != MjcfGeomType::Capsule && t != MjcfGeomType::Cylinder && t != MjcfGeomType::Ellipsoid &&
+      t != MjcfGeomType::Box) {
+    report(ctx.diag, node, "fromto needs a capsule, cylinder, box or ellipsoid geom");
+    return false;
+  }
+  if (!state.pos.isZero()) {
+    report(ctx.diag, node, "give either 'pos' or 'fromto', not both");
+    return false;
+  }
+  std::string why;
+  const std::optional<Segment> segment = fromto_segment(*state.fromto, why);
+  if (!segment) {
+    report(ctx.diag, node, why);
+    return false;
+  }
+  geom.pose = {segment->center, segment->quat};
+  geom.size[1] = segment->half_length;
+  if (t == MjcfGeomType::Ellipsoid || t == MjcfGeomType::Box) {
+    geom.size[2] = geom.size[1];
+    geom.size[1] = geom.size[0];
+  }
+  return true;
+}
+
+bool attach_mesh(ReaderContext& ctx, const XmlNode& node, const GeomState& state, GeomSpec& geom) {
+  if (state.mesh.empty()) {
+    if (state.type != MjcfGeomType::Mesh) return true;
+    report(ctx.diag, node, "a mesh geom needs a 'mesh' attribute");
+    return false;
+  }
+  const auto mesh = ctx.meshes.find(state.mesh);
+  if (mesh == ctx.meshes.end()) {
+    report(ctx.diag, node, "unknown mesh '" + state.mesh + "'");
+    return false;
+  }
+  if (state.type != MjcfGeomType::Mesh) {
+    report(ctx.diag, node, "unsupported: fitting a primitive geom to mesh '" + state.mesh + "'");
+    return false;
+  }
+  if (mesh->second.file.empty()) {
+    report(ctx.diag, node, "unsupported: mesh '" + state.mesh + "' has no file (inline vertices)");
+    return false;
+  }
+  geom.mesh_file = mesh->second.file;
+  geom.mesh_scale = mesh->second.scale;
+  return true;
+}
+
+}  // namespace
+
+void read_geom_element(ReaderContext& ctx, const XmlNode& node, int body, int body_class,
+                       InertiaSources& inertia) {
+  const std::size_t errors_before = ctx.diag.error_count();
+  GeomState state = ctx.defaults[ctx.defaults.class_of(node, body_class, ctx.diag)].geom;
+  apply_geom_attributes(node, state, ctx.diag);
+  if (ctx.diag.error_count() > errors_before) return;  // one error per bad attribute is enough
+  if (ctx.compiler.discardvisual && state.contype == 0 && state.conaffinity == 0) return;
+  if (state.type == MjcfGeomType::Hfield) {
+    report(ctx.diag, node, "unsupported: height field (hfield) geoms");
+    return;
+  }
+  GeomSpec geom;
+  read_string(node, "name", geom.name);
+  geom.origin = origin_of(node);
+  geom.body = body;
+  geom.type = spec_geom_type(state.type);
+  geom.friction = state.friction;
+  geom.contype = state.contype;
+  geom.conaffinity = state.conaffinity;
+  geom.condim = state.condim;
+  if (!attach_mesh(ctx, node, state, geom) || !place_geom(ctx, node, state, geom) ||
+      !check_geom_sizes(ctx, node, state.type, geom.size))
+    return;
+  if ((state.mass && *state.mass < 0) || state.density < 0) {
+    report(ctx.diag, node, "negative mass or density");
+    return;
+  }
+  ctx.spec.geoms.push_back(geom);
+  const int* group = ctx.compiler.inertia_group_range;
+  if (body < 0 || state.group < group[0] || state.group > group[1]) return;
+  if (state.type == MjcfGeomType::Mesh) {
+    if (!inertia.mesh_geom) inertia.mesh_geom = &node;
+    return;
+  }
+  const double mass = geom_mass(state.type, geom.size, state.mass, state.density);
+  inertia.geoms.push_back(
+      {mass, geom.pose.pos, geom.pose.quat, geom_diag_inertia(state.type, geom.size, mass)});
+}
+
+}  // namespace talon::mjcf

@@ -1,0 +1,32 @@
+#include "frontend/model.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace talon {
+namespace {
+
+int index_of(const std::vector<std::string>& names, const std::string& name) {
+  auto it = std::find(names.begin(), names.end(), name);
+  return it == names.end() ? -1 : static_cast<int>(it - names.begin());
+}
+
+}  // namespace
+
+double Model::total_mass() const {
+  return std::accumulate(body_mass.begin(), body_mass.end(), 0.0);
+}
+int Model::find_body(const std::string& name) const {
+  return index_of(body_name, name);
+}
+int Model::find_joint(const std::string& name) const {
+  return index_of(jnt_name, name);
+}
+int Model::find_actuator(const std::string& name) const {
+  return index_of(act_name, name);
+}
+int Model::find_keyframe(const std::string& name) const {
+  return index_of(key_name, name);
+}
+
+}  // namespace talon

@@ -1,0 +1,249 @@
+// Gap, point and normal of each primitive pair's slots (see contact_geometry.h).
+//
+// Clamps (segment ends, box faces) and the inside/outside switch of point–box distances
+// are min/max/select: continuous in the pose, with kinks of measure zero. Normalisations
+// use ε-guarded norms so that coincident centres give a finite (if arbitrary) normal.
+#include "ir/lower/contact_geometry.h"
+
+namespace talon::ir::lower {
+namespace {
+
+constexpr double kNormEps = 1e-12;       // metres: guards normalising centre offsets
+constexpr double kDirectionEps = 1e-9;   // unitless: rim direction of an upright cylinder
+
+int rank(GeomType t) {
+  switch (t) {
+    case GeomType::Plane: return 0;
+    case GeomType::Sphere: return 1;
+    case GeomType::Capsule: return 2;
+    case GeomType::Box: return 3;
+    case GeomType::Cylinder: return 4;
+    case GeomType::Ellipsoid: return 5;
+    case GeomType::Mesh: return 6;
+  }
+  return 7;
+}
+
+Graph& graph_of(const GeomPose& p) { return p.center.x.graph(); }
+
+V3 axis(const GeomPose& p, int i) { return column(p.rot, i); }
+
+V3 local_to_world(const GeomPose& p, const Vec3& local) {
+  return p.center + p.rot * constant(graph_of(p), local);
+}
+
+// Segment of a capsule or cylinder: centre ± half_length · axis z.
+V3 segment_end(const GeomPose& p, double sign) { return p.center + (sign * p.size.y()) * axis(p, 2); }
+
+ContactPoint midway(const V3& point_on_b_side, const V3& normal, Expr gap) {
+  return {gap, point_on_b_side - (0.5 * gap) * normal, normal};
+}
+
+// A point (a sphere of radius r when r > 0) above a plane (the plane's +z side).
+ContactPoint plane_point(const GeomPose& plane, const V3& p, double r) {
+  const V3 n = axis(plane, 2);
+  const Expr gap = dot(n, p - plane.center) - r;
+  return midway(p - r * n, n, gap);
+}
+
+ContactPoint sphere_sphere(const V3& pa, double ra, const V3& pb, double rb) {
+  const V3 d = pb - pa;
+  const Expr dist = smooth_norm(d, kNormEps);
+  const V3 n = (1.0 / dist) * d;
+  const Expr gap = dist - ra - rb;
+  return midway(pb - rb * n, n, gap);
+}
+
+// The point of a capsule's (or cylinder's) axis segment closest to p.
+V3 closest_on_segment(const GeomPose& seg, const V3& p) {
+  Graph& g = graph_of(seg);
+  const V3 a = axis(seg, 2);
+  const Expr half = g.constant(seg.size.y());
+  const Expr t = clamp(dot(p - seg.center, a), -half, half);
+  return seg.center + t * a;
+}
+
+// Closest points of two capsule segments (Ericson, Real-Time Collision Detection §5.1.9),
+// parametrised as centre + s·half_a·axis, s ∈ [−1, 1]. The parallel case (denominator → 0)
+// falls back to s = 0 through a guarded denominator.
+std::pair<V3, V3> closest_segment_points(const GeomPose& a, const GeomPose& b) {
+  Graph& g = graph_of(a);
+  const V3 da = a.size.y() * axis(a, 2), db = b.size.y() * axis(b, 2);
+  const V3 r = a.center - b.center;
+  const Expr aa = dot(da, da), ee = dot(db, db), bb = dot(da, db);
+  const Expr c = dot(da, r), f = dot(db, r);
+  const Expr denom = max(aa * ee - bb * bb, 1e-12 * aa * ee + 1e-30);
+  const Expr one = g.constant(1.0), minus_one = g.constant(-1.0);
+  const Expr s0 = clamp((bb * f - c * ee) / denom, minus_one, one);
+  const Expr t = clamp((bb * s0 + f) / (ee + 1e-30), minus_one, one);
+  const Expr s = clamp((bb * t - c) / (aa + 1e-30), minus_one, one);
+  return {a.center + s * da, b.center + t * db};
+}
+
+// Signed distance from a point to a box, and the box's outward normal there (towards p).
+struct BoxDistance {
+  Expr gap;
+  V3 normal;
+};
+
+BoxDistance point_box(const GeomPose& box, const V3& p) {
+  Graph& g = graph_of(box);
+  const V3 local = transpose_times(box.rot, p - box.center);
+  V3 clamped, excess;
+  Expr depth[3];
+  for (int i = 0; i < 3; ++i) {
+    const Expr half = g.constant(box.size[i]);
+    const Expr c = clamp(local[i], -half, half);
+    clamped[i] = c;
+    excess[i] = local[i] - c;
+    depth[i] = abs(local[i]) - half;  // < 0 inside along axis i
+  }
+  const Expr deepest = max(max(depth[0], depth[1]), depth[2]);
+  const Expr inside = lt(deepest, g.constant(0.0));
+  // Outside: distance to the clamped point. Inside: the least-penetrated face.
+  const Expr out_dist = smooth_norm(excess, kNormEps);
+  const V3 out_normal = (1.0 / out_dist) * excess;
+  const Expr pick0 = le(depth[1], depth[0]) * le(depth[2], depth[0]);
+  const Expr pick1 = (1.0 - pick0) * le(depth[2], depth[1]);
+  const Expr pick2 = (1.0 - pick0) * (1.0 - pick1);
+  const V3 in_normal{pick0 * sign_nonnegative(local.x), pick1 * sign_nonnegative(local.y),
+                     pick2 * sign_nonnegative(local.z)};
+  const V3 normal_local{select(inside, in_normal.x, out_normal.x),
+                        select(inside, in_normal.y, out_normal.y),
+                        select(inside, in_normal.z, out_normal.z)};
+  return {select(inside, deepest, out_dist), box.rot * normal_local};
+}
+
+std::vector<ContactPoint> box_corners_vs(const GeomPose& box, const GeomPose& other,
+                                         bool box_is_first) {
+  std::vector<ContactPoint> out;
+  for (int k = 0; k < 8; ++k) {
+    const Vec3 sign((k & 1) ? 1 : -1, (k & 2) ? 1 : -1, (k & 4) ? 1 : -1);
+    const V3 corner = local_to_world(box, sign.cwiseProduct(box.size));
+    if (other.type == GeomType::Plane) {
+      out.push_back(plane_point(other, corner, 0));
+      continue;
+    }
+    const BoxDistance d = point_box(other, corner);
+    // point_box's normal points from `other` to the corner, i.e. from the second geom to
+    // the first when the corners belong to the first box.
+    const V3 n = box_is_first ? -d.normal : d.normal;
+    out.push_back({d.gap, corner - (0.5 * d.gap) * d.normal, n});
+  }
+  return out;
+}
+
+// The point of an end circle's rim closest to `target`: centre + r · (direction to target
+// projected onto the circle's plane).
+V3 rim_point_towards(const GeomPose& cyl, const V3& centre, const V3& towards) {
+  const V3 a = axis(cyl, 2);
+  const V3 in_plane = towards - dot(towards, a) * a;
+  return centre + (cyl.size.x() / smooth_norm(in_plane, kDirectionEps)) * in_plane;
+}
+
+std::vector<ContactPoint> plane_cylinder(const GeomPose& plane, const GeomPose& cyl) {
+  std::vector<ContactPoint> out;
+  for (double sign : {-1.0, 1.0}) {
+    const V3 centre = segment_end(cyl, sign);
+    out.push_back(plane_point(plane, rim_point_towards(cyl, centre, -axis(plane, 2)), 0));
+  }
+  return out;
+}
+
+// Per end circle, the rim point towards the box: along −(the box's outward normal at the
+// circle's centre), which points at the box's closest point from outside and away from the
+// least-penetrated face from inside.
+std::vector<ContactPoint> box_cylinder(const GeomPose& box, const GeomPose& cyl) {
+  std::vector<ContactPoint> out;
+  for (double sign : {-1.0, 1.0}) {
+    const V3 centre = segment_end(cyl, sign);
+    const V3 rim = rim_point_towards(cyl, centre, -point_box(box, centre).normal);
+    const BoxDistance d = point_box(box, rim);
+    out.push_back({d.gap, rim - (0.5 * d.gap) * d.normal, d.normal});
+  }
+  return out;
+}
+
+ContactPoint sphere_box(const V3& p, double r, const GeomPose& box) {
+  const BoxDistance d = point_box(box, p);
+  // d.normal points from the box (second) to the sphere (first).
+  return {d.gap - r, p - (0.5 * (d.gap + r)) * d.normal, -d.normal};
+}
+
+// A capsule as the two spheres at its segment's ends, each collided by `collide(centre, r)`.
+template <class Collide>
+std::vector<ContactPoint> end_spheres(const GeomPose& capsule, Collide collide) {
+  std::vector<ContactPoint> out;
+  for (double sign : {-1.0, 1.0}) out.push_back(collide(segment_end(capsule, sign), capsule.size.x()));
+  return out;
+}
+
+}  // namespace
+
+bool canonical_pair_order(GeomType a, GeomType b) { return rank(a) <= rank(b); }
+
+int contact_slot_count(GeomType a, GeomType b) {
+  using T = GeomType;
+  if (a == T::Plane) {
+    switch (b) {
+      case T::Sphere: return 1;
+      case T::Capsule: return 2;
+      case T::Box: return 8;
+      case T::Cylinder: return 2;
+      default: return 0;
+    }
+  }
+  if (a == T::Sphere && (b == T::Sphere || b == T::Capsule || b == T::Box)) return 1;
+  if (a == T::Capsule && b == T::Capsule) return 1;
+  if (a == T::Capsule && b == T::Box) return 2;
+  if (a == T::Box && b == T::Box) return 16;
+  if (a == T::Box && b == T::Cylinder) return 2;
+  return 0;
+}
+
+std::string contact_slot_kind(GeomType a, GeomType b, int slot) {
+  std::string kind = std::string(geom_type_name(a)) + "-" + geom_type_name(b);
+  const int n = contact_slot_count(a, b);
+  if (n <= 1) return kind;
+  if (b == GeomType::Box && a != GeomType::Capsule)
+    return kind + (slot < 8 ? " corner " + std::to_string(slot)
+                            : " first-box corner " + std::to_string(slot - 8));
+  if (b == GeomType::Cylinder) return kind + " rim " + std::to_string(slot);
+  return kind + " end " + std::to_string(slot);
+}
+
+std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b) {
+  using T = GeomType;
+  if (a.type == T::Plane) {
+    switch (b.type) {
+      case T::Sphere: return {plane_point(a, b.center, b.size.x())};
+      case T::Capsule:
+        return end_spheres(b, [&](const V3& p, double r) { return plane_point(a, p, r); });
+      case T::Box: return box_corners_vs(b, a, false);
+      case T::Cylinder: return plane_cylinder(a, b);
+      default: return {};
+    }
+  }
+  if (a.type == T::Sphere) {
+    if (b.type == T::Sphere) return {sphere_sphere(a.center, a.size.x(), b.center, b.size.x())};
+    if (b.type == T::Capsule)
+      return {sphere_sphere(a.center, a.size.x(), closest_on_segment(b, a.center), b.size.x())};
+    if (b.type == T::Box) return {sphere_box(a.center, a.size.x(), b)};
+  }
+  if (a.type == T::Capsule && b.type == T::Capsule) {
+    const auto [pa, pb] = closest_segment_points(a, b);
+    return {sphere_sphere(pa, a.size.x(), pb, b.size.x())};
+  }
+  if (a.type == T::Capsule && b.type == T::Box)
+    return end_spheres(a, [&](const V3& p, double r) { return sphere_box(p, r, b); });
+  if (a.type == T::Box && b.type == T::Box) {
+    std::vector<ContactPoint> out = box_corners_vs(b, a, false);
+    const std::vector<ContactPoint> reverse = box_corners_vs(a, b, true);
+    out.insert(out.end(), reverse.begin(), reverse.end());
+    return out;
+  }
+  if (a.type == T::Box && b.type == T::Cylinder) return box_cylinder(a, b);
+  return {};
+}
+
+}  // namespace talon::ir::lower

@@ -1,0 +1,47 @@
+// Symbolic contact geometry of primitive pairs: fixed slots whose gap, point and normal are
+// expressions of the two geoms' poses (internal to ir/lower/).
+//
+// Pairs are handled in a canonical order of types (plane < sphere < capsule < box <
+// cylinder); the normal points from the first geom to the second, and the gap is the
+// signed distance along it (negative = penetration). The point is midway between the two
+// surfaces. Slots per pair:
+//   plane–sphere 1, plane–capsule 2 (end spheres), plane–box 8 (corners),
+//   plane–cylinder 2 (the lowest rim point of each end circle), sphere–sphere 1,
+//   sphere–capsule 1, capsule–capsule 1 (closest points of the segments), sphere–box 1,
+//   capsule–box 2 (end spheres), box–box 16 (each box's 8 corners against the other box:
+//   edge–edge contacts are not represented), box–cylinder 2 (per end circle, the rim point
+//   towards the box's closest point, against the box).
+// Other pairs (cylinder with sphere, capsule or cylinder; ellipsoids; meshes) have none.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "frontend/spec.h"
+#include "ir/lower/symbolic.h"
+
+namespace talon::ir::lower {
+
+struct GeomPose {
+  GeomType type = GeomType::Sphere;
+  V3 center;
+  M3 rot;     // geom axes in the world (columns)
+  Vec3 size;  // MuJoCo's size convention
+};
+
+struct ContactPoint {
+  Expr gap;
+  V3 point;
+  V3 normal;  // unit, from the first geom to the second
+};
+
+// True when (a, b) is already in canonical order.
+bool canonical_pair_order(GeomType a, GeomType b);
+// Number of slots of a canonically ordered pair; 0 = no symbolic collider.
+int contact_slot_count(GeomType a, GeomType b);
+// "plane-box corner 3" and the like.
+std::string contact_slot_kind(GeomType a, GeomType b, int slot);
+// The slots of a canonically ordered pair (contact_slot_count of them).
+std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b);
+
+}  // namespace talon::ir::lower

@@ -1,0 +1,122 @@
+#include "ir/lower/context.h"
+
+#include <cmath>
+
+namespace talon::ir::lower {
+
+Expr Coordinate::value() const {
+  return angular ? offset + factor * atan2(y, x) : offset + s;
+}
+
+Context::Context(const Model& model_in, const LowerOptions& options_in, Graph& graph)
+    : g(graph), model(model_in), options(options_in) {
+  world.com = zero_vector(g);
+  world.quat = constant(g, Quat::Identity());
+  world.rot = identity_matrix(g);
+}
+
+const Frame& Context::frame(int sim, Time t) const {
+  if (sim < 0) return world;
+  return t == Time::Minus ? bodies[sim].minus : bodies[sim].plus;
+}
+
+Expr Context::param(const std::string& name, double value) {
+  param_info.push_back({name, value});
+  if (options.fold_params) return g.constant(value);
+  Expr var = g.variable(name);
+  params.push_back(var);
+  return var;
+}
+
+Row& Context::add_row(RowKind kind, const std::string& label) {
+  Row row;
+  row.info.kind = kind;
+  row.info.label = label;
+  row.lambda = g.variable("lambda" + std::to_string(lambda.size()));
+  lambda.push_back(row.lambda);
+  rows.push_back(std::move(row));
+  return rows.back();
+}
+
+Row& Context::add_compliant_row(RowKind kind, const std::string& label, Expr e, Expr alpha,
+                                Expr rho) {
+  Row& row = add_row(kind, label);
+  row.residual = e + alpha * row.lambda;
+  row.residual_frozen = row.residual;
+  row.merit = row.residual;
+  row.rho = rho;
+  return row;
+}
+
+Row& Context::add_complementarity_row(RowKind kind, const std::string& label, Expr gap,
+                                      Expr fb_scale, Expr compliance) {
+  Row& row = add_row(kind, label);
+  const Expr c = gap + compliance * row.lambda / h;
+  const Expr phi = fischer_burmeister(c, fb_scale * row.lambda, options.fb_epsilon_sq);
+  row.residual = phi / h;
+  row.residual_frozen = row.residual;
+  row.merit = row.residual;
+  row.rho = gap / h;
+  row.fb_scale = fb_scale;
+  return row;
+}
+
+void Context::close_block(const std::string& name, int first_row) {
+  const int ndyn = 6 * model.nsim;
+  blocks.push_back({name, ndyn + first_row, ndyn + static_cast<int>(rows.size())});
+}
+
+void Context::note(const std::string& message) {
+  for (const std::string& existing : notes)
+    if (existing == message) return;
+  notes.push_back(message);
+}
+
+std::string Context::body_name(int sim) const {
+  return sim < 0 ? std::string("world") : model.sim_name[sim];
+}
+
+std::string Context::geom_label(int geom) const {
+  const std::string& name = model.geom_name[geom];
+  return name.empty() ? "#" + std::to_string(geom) : "'" + name + "'";
+}
+
+std::string Context::param_suffix_of_geom(int geom) const {
+  const std::string& name = model.geom_name[geom];
+  return name.empty() ? "geom" + std::to_string(geom) : name;
+}
+
+void Context::unsupported(const std::string& element, const std::string& message) {
+  diag.error({model.source_file, 0}, element, "unsupported: " + message);
+}
+
+Expr Context::fischer_burmeister(Expr a, Expr b, double eps_sq) const {
+  return a + b - sqrt(a * a + b * b + eps_sq);
+}
+
+Expr Context::point_inverse_mass(int body_a, int body_b, const V3& point, const V3& direction) {
+  Expr total = g.constant(0.0);
+  for (int b : {body_a, body_b}) {
+    if (b < 0) continue;
+    const BodyState& s = bodies[b];
+    const V3 arm = cross(point - s.minus.com, direction);
+    total = total + s.inv_mass * squared_norm(direction) +
+            quadratic_form(s.inertia_world_inv_minus, arm);
+  }
+  return total;
+}
+
+Expr generalized_inverse_mass(const Context& ctx, const std::vector<int>& bodies,
+                              const std::vector<std::array<Expr, 6>>& directions) {
+  Expr total = ctx.g.constant(0.0);
+  for (std::size_t k = 0; k < bodies.size(); ++k) {
+    const BodyState& s = ctx.bodies[bodies[k]];
+    const std::array<Expr, 6>& j = directions[k];
+    const V3 linear{j[0], j[1], j[2]}, angular{j[3], j[4], j[5]};
+    total = total + s.inv_mass * squared_norm(linear) +
+            quadratic_form(s.inertia_world_inv_minus, angular);
+  }
+  return total;
+}
+
+}  // namespace talon::ir::lower

@@ -1,0 +1,197 @@
+// The state shared by the lowering passes (internal to ir/lower/).
+//
+// Each pass (state, joints, limits, contacts, servos, dynamics, kernels) reads the Model
+// and appends to the context: symbolic body frames, constraint rows with their impulses,
+// applied joint forces. lower.cpp runs them in block order so every block's rows are
+// contiguous.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/diagnostics.h"
+#include "frontend/model.h"
+#include "ir/lower/lower.h"
+#include "ir/lower/symbolic.h"
+
+namespace talon::ir::lower {
+
+// Which end of the step a symbolic quantity is evaluated at.
+enum class Time { Minus, Plus };
+
+// The symbolic pose of a sim body (or of the world) at one instant.
+struct Frame {
+  V3 com;                          // world position of the centre of mass
+  Q4 quat;                         // unit quaternion of the sim frame
+  M3 rot;                          // its rotation matrix
+  Vec3 com_local = Vec3::Zero();   // centre of mass in the sim frame (constant)
+
+  V3 point(const Vec3& p_local) const;  // world position of a sim-frame point
+  V3 direction(const Vec3& d_local) const;
+};
+
+struct BodyState {
+  Frame minus, plus;  // at q⁻ (normalised) and at q⁺(q⁻, u⁺, h)
+  V3 v_minus, w_minus, v_plus, w_plus;
+  Expr mass;               // parameter
+  M3 inertia_local;        // parameter, about the COM, sim-frame axes
+  M3 inertia_world_minus;  // R⁻ I Rᵀ⁻
+  M3 inertia_world_inv_minus;
+  Expr inv_mass;
+};
+
+// One constraint row under construction.
+struct Row {
+  ConstraintRowInfo info;
+  Expr lambda;           // its impulse (a Var)
+  Expr residual;         // exact
+  Expr residual_frozen;  // with the friction weight W an input (== residual for other rows)
+  Expr merit;            // NCP natural-map residual (best-iterate selection)
+  // Geometric velocity measure: the row's impulse enters the dynamics as (∂rho/∂u⁺)ᵀ λ.
+  // Null for friction rows, whose impulses are added explicitly (see ExplicitImpulse).
+  Expr rho;
+  Expr fb_scale;  // r of Fischer–Burmeister rows (null otherwise)
+};
+
+// A generalised impulse added to r_dyn directly: J_tᵀ λ_t of a friction pair.
+struct ExplicitImpulse {
+  int body = -1;
+  V3 linear, angular;
+};
+
+// A generalised force on a joint coordinate, applied at the start of the step (f_ext).
+struct JointForce {
+  int joint = -1;
+  Expr torque;
+};
+
+// A joint coordinate as a function of the frames: θ = offset + factor·atan2(y, x) for
+// hinges, θ = offset + s for slides.
+struct Coordinate {
+  bool angular = true;
+  Expr y, x;
+  double factor = 1;
+  Expr s;
+  double offset = 0;
+  Expr value() const;
+};
+
+// How a sim body's joints constrain it relative to its parent (joint_sets.cpp).
+enum class JointSetKind { Free, Ball, Planar, Chain };
+
+struct JointSet {
+  int body = -1;    // sim body
+  int parent = -1;  // its sim parent, -1 = world
+  JointSetKind kind = JointSetKind::Free;
+  std::vector<int> joints;   // Model joint indices in written order
+  std::vector<int> hinges;   // Chain: hinge joints in order
+  std::vector<int> slides;   // Chain: slide joints in order
+  bool slides_first = true;  // Chain: slides act before the hinges (axes in the parent frame)
+  Vec3 anchor = Vec3::Zero();  // sim frame: common hinge anchor / ball / planar / slide point
+  // Two hinges with different anchors (MuJoCo humanoid ankles): the anchor of the second.
+  bool skew = false;
+  Vec3 anchor2 = Vec3::Zero();
+  Vec3 skew_coefficients = Vec3::Zero();  // anchor2 − anchor in the basis (a1, a2, a1×a2)
+  std::vector<Vec3> position_normals;     // sim frame; span ⟂ slide axes (position rows)
+  std::vector<Vec3> slide_duals;          // sim frame; slide coordinate = dual · offset
+};
+
+class Context {
+ public:
+  Context(const Model& model, const LowerOptions& options, Graph& graph);
+
+  Graph& g;
+  const Model& model;
+  const LowerOptions& options;
+  Diagnostics diag;
+  std::vector<std::string> notes;
+
+  // Inputs.
+  std::vector<Expr> q_minus, u_minus, u_plus, ctrl, params;
+  std::vector<Expr> lambda;      // grows with rows
+  std::vector<Expr> friction_w;  // grows with frictional contacts
+  std::vector<Expr> friction_w_exact;
+  Expr h;
+  std::vector<ParamInfo> param_info;
+
+  std::vector<BodyState> bodies;  // [nsim]
+  Frame world;                    // identity frame with constant entries
+  std::vector<JointSet> joint_sets;  // one per sim body that has joints (not free)
+  std::vector<int> joint_set_of_joint;  // [njnt] index into joint_sets, -1 for free
+  std::vector<Coordinate> coord_minus, coord_plus;  // [njnt] (hinge/slide only)
+  std::vector<Expr> joint_velocity_minus;           // [njnt] θ̇ at (q⁻, u⁻)
+
+  std::vector<Row> rows;
+  std::vector<ExplicitImpulse> explicit_impulses;
+  std::vector<JointForce> joint_forces;
+  struct ActuatorParams {
+    Expr gain, bias0, bias1, bias2;
+  };
+  std::vector<ActuatorParams> actuator_params;  // [nu], created by build_servo_rows
+  std::vector<ContactSlot> slots;
+  std::vector<RowBlock> blocks;
+  int contact_pairs = 0, skipped_pairs = 0;
+
+  const Frame& frame(int sim, Time t) const;  // sim = -1: the world
+  Expr param(const std::string& name, double value);
+  Row& add_row(RowKind kind, const std::string& label);
+  // A bilateral or servo row e + αλ (velocity units) whose impulse acts through ∂rho/∂u⁺.
+  Row& add_compliant_row(RowKind kind, const std::string& label, Expr e, Expr alpha, Expr rho);
+  // A Fischer–Burmeister row on a gap g(q⁺) ≥ 0 ⟂ λ ≥ 0 (DESIGN, impulse form):
+  //   φ = c + rλ − √(c² + r²λ² + ε²), c = g + Eλ/h (E: compliance), residual φ/h,
+  // r = h·[J M̃⁻¹ Jᵀ] (`fb_scale`) so both arguments are lengths; the impulse acts through
+  // ∂(g/h)/∂u⁺.
+  Row& add_complementarity_row(RowKind kind, const std::string& label, Expr gap, Expr fb_scale,
+                               Expr compliance);
+  // Appends a row block covering the rows added since `first_row`.
+  void close_block(const std::string& name, int first_row);
+  void note(const std::string& message);
+  std::string body_name(int sim) const;  // "world" for -1
+  std::string geom_label(int geom) const;         // "'floor'" or "#3" when unnamed
+  std::string param_suffix_of_geom(int geom) const;  // "floor" or "geom3" when unnamed
+  // An `unsupported:` error at the model file.
+  void unsupported(const std::string& element, const std::string& message);
+  // Fischer–Burmeister φ(a, b) = a + b − sqrt(a² + b² + eps²).
+  Expr fischer_burmeister(Expr a, Expr b, double eps_sq) const;
+  // J M̃⁻¹ Jᵀ at q⁻ of a direction acting at a world point on up to two bodies (-1 = none):
+  // Σ_b 1/m_b |d|² + (ρ_b × d)ᵀ I_b⁻¹ (ρ_b × d), ρ_b the arm from the body's COM.
+  Expr point_inverse_mass(int body_a, int body_b, const V3& point, const V3& direction);
+};
+
+// The passes, in the order lower.cpp runs them.
+void build_state(Context& ctx);           // state.cpp: inputs, params, frames, q⁺
+void build_joint_sets(Context& ctx);      // joint_sets.cpp: classification, coordinates
+void build_joint_rows(Context& ctx);      // joints.cpp
+void build_limit_rows(Context& ctx);      // limits.cpp
+void build_contact_rows(Context& ctx);    // contacts.cpp (pairs from contact_pairs.cpp)
+void build_servo_rows(Context& ctx);      // servos.cpp
+void build_joint_forces(Context& ctx);    // servos.cpp: motors and passive springs (f_ext)
+
+// dynamics.cpp
+struct Dynamics {
+  std::vector<Expr> residual;  // r_dyn [6n]
+  std::vector<Expr> mass;      // the mass kernel's outputs [20n]
+};
+Dynamics build_dynamics(Context& ctx);
+
+// Inverse effective mass j M̃⁻¹ jᵀ of a generalised direction j (sparse over bodies, 6 entries
+// per body) at q⁻.
+Expr generalized_inverse_mass(const Context& ctx, const std::vector<int>& bodies,
+                              const std::vector<std::array<Expr, 6>>& directions);
+
+// joint_sets.cpp helpers. The joint reference frame F0 is the parent's frame composed with
+// the child's reference pose relative to it: at the reference configuration it coincides
+// with the child's sim frame, so sim-frame vectors of the joint mean the same in both.
+V3 joint_frame_point(const Context& ctx, const JointSet& set, const Vec3& p_local, Time t);
+V3 joint_frame_direction(const Context& ctx, const JointSet& set, const Vec3& d_local, Time t);
+// The child's rotation relative to F0 (identity at the reference configuration).
+Q4 joint_relative_rotation(const Context& ctx, const JointSet& set, Time t);
+// Unit vectors spanning the orthogonal complement of `axes` (which must be independent).
+std::vector<Vec3> orthogonal_complement(const std::vector<Vec3>& axes);
+
+// joint_coordinates.cpp: coord_minus, coord_plus and joint_velocity_minus.
+void build_joint_coordinates(Context& ctx);
+// θ⁺ − θ⁻ without the ±π wrap of atan2.
+Expr coordinate_increment(const Coordinate& minus, const Coordinate& plus);
+
+}  // namespace talon::ir::lower

@@ -1,0 +1,400 @@
+// Finite-difference checks of the derivative kernels (see gradcheck.h).
+//
+// What each kernel is compared with (central differences, step relative_step·max(0.01, |x|)):
+//   jhat        columns of ∂r_con/∂u⁺ of `residual_frozen_w` (W fixed at the point's value)
+//   c_diag      columns of ∂r_con/∂λ of `residual_frozen_w` (diagonal; off-diagonals 0)
+//   mass        columns of ∂r_dyn/∂u⁺ of `residual` at λ = 0 (= M̃), r_dyn(u⁺ = 0, λ = 0) = −M̃ũ,
+//               and M̃·M̃⁻¹ = I
+//   diag_a      per sampled row, Σ_b ĵ_b M̃_b⁻¹ ĵ_bᵀ + C_ii with ĵ and C_ii differenced
+//   jvp_exact   the directional difference of [r_dyn; r_con] of `residual` along (t_u, t_λ)
+//   vjp_exact   columns of wᵀ[r_dyn; r_con] over (u⁺, λ)
+//   vjp_inputs  columns of wᵀ[r_dyn; r_con] over (q⁻, u⁻, ctrl, params)
+#include "ir/lower/gradcheck.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <map>
+#include <numeric>
+#include <sstream>
+
+#include "common/math.h"
+#include "ir/interpreter.h"
+#include "ir/passes/schedule.h"
+
+namespace talon::ir {
+namespace {
+
+using Vector = std::vector<double>;
+
+// Schedules each kernel once; evaluates base + extra inputs.
+class Evaluator {
+ public:
+  explicit Evaluator(const ResidualProgram& prog) : prog_(prog) {}
+
+  Vector run(const std::string& name, const KernelPoint& p, const Vector& extra = {}) {
+    auto it = schedules_.find(name);
+    if (it == schedules_.end()) it = schedules_.emplace(name, schedule(prog_.kernel(name).function)).first;
+    Vector inputs = p.base();
+    inputs.insert(inputs.end(), extra.begin(), extra.end());
+    return evaluate(it->second, inputs);
+  }
+
+  // [r_dyn; r_con] of `residual`.
+  Vector full_residual(const KernelPoint& p) {
+    Vector out = run("residual", p);
+    out.resize(prog_.ndyn() + prog_.nrows);
+    return out;
+  }
+  Vector frozen_constraints(const KernelPoint& p) {
+    return run("residual_frozen_w", p, p.friction_w);
+  }
+
+ private:
+  const ResidualProgram& prog_;
+  std::map<std::string, Schedule> schedules_;
+};
+
+// A coordinate of a KernelPoint that finite differences perturb.
+struct Coordinate {
+  Vector KernelPoint::*field;
+  int index;
+  std::string label;
+};
+
+std::vector<Coordinate> coordinates(Vector KernelPoint::*field, int n, const std::string& name) {
+  std::vector<Coordinate> out;
+  for (int i = 0; i < n; ++i) out.push_back({field, i, name + "[" + std::to_string(i) + "]"});
+  return out;
+}
+
+// Central difference of f along one coordinate.
+template <class F>
+Vector difference(const KernelPoint& p, const Coordinate& c, double rel_step, F f) {
+  KernelPoint plus = p, minus = p;
+  const double step = rel_step * std::max(0.01, std::abs((p.*c.field)[c.index]));
+  (plus.*c.field)[c.index] += step;
+  (minus.*c.field)[c.index] -= step;
+  Vector a = f(plus), b = f(minus);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = (a[i] - b[i]) / (2 * step);
+  return a;
+}
+
+class Comparison {
+ public:
+  explicit Comparison(std::string kernel) { check_.kernel = std::move(kernel); }
+
+  // Compares kernel values k with finite differences f, entry by entry (see gradcheck.h).
+  void compare(const Vector& k, const Vector& f, const std::string& where) {
+    double scale = 0;
+    for (double v : f) scale = std::max(scale, std::abs(v));
+    for (std::size_t i = 0; i < k.size(); ++i) {
+      const double err =
+          std::abs(k[i] - f[i]) / (std::max(std::abs(k[i]), std::abs(f[i])) + 1e-3 * scale + 1e-10);
+      ++check_.compared;
+      if (!(err <= check_.max_rel_error)) {
+        check_.max_rel_error = std::isnan(err) ? INFINITY : err;
+        std::ostringstream w;
+        w << where << " entry " << i << ": kernel " << k[i] << ", finite difference " << f[i];
+        check_.worst = w.str();
+      }
+    }
+  }
+  KernelCheck result() const { return check_; }
+
+ private:
+  KernelCheck check_;
+};
+
+std::vector<int> pick(int n, int max_count, std::mt19937_64& rng) {
+  std::vector<int> idx(n);
+  std::iota(idx.begin(), idx.end(), 0);
+  std::shuffle(idx.begin(), idx.end(), rng);
+  if (max_count > 0 && n > max_count) idx.resize(max_count);
+  std::sort(idx.begin(), idx.end());
+  return idx;
+}
+
+Vector random_vector(std::size_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  Vector v(n);
+  for (double& x : v) x = u(rng);
+  return v;
+}
+
+class Checker {
+ public:
+  Checker(const ResidualProgram& prog, const GradcheckOptions& options, std::mt19937_64& rng)
+      : prog_(prog), opt_(options), rng_(rng), eval_(prog) {}
+
+  void run(const KernelPoint& p) {
+    check_jhat(p);
+    check_c_diag(p);
+    check_mass(p);
+    check_diag_a(p);
+    check_jvp(p);
+    check_vjp(p);
+    check_vjp_inputs(p);
+  }
+
+  std::vector<KernelCheck> results() const {
+    std::vector<KernelCheck> out;
+    for (const auto& c : comparisons_) out.push_back(c.result());
+    return out;
+  }
+
+ private:
+  Comparison& comparison(const std::string& kernel) {
+    for (auto& c : comparisons_)
+      if (c.result().kernel == kernel) return c;
+    comparisons_.emplace_back(kernel);
+    return comparisons_.back();
+  }
+
+  double step() const { return opt_.relative_step; }
+
+  void check_jhat(const KernelPoint& p) {
+    const Vector values = eval_.run("jhat", p, p.friction_w);
+    for (int col : pick(prog_.ndyn(), opt_.max_columns, rng_)) {
+      Vector k(prog_.nrows, 0.0);
+      for (std::size_t e = 0; e < values.size(); ++e)
+        if (prog_.jhat_col[e] == col) k[prog_.jhat_row[e]] = values[e];
+      const Vector f = difference(p, {&KernelPoint::u_plus, col, ""}, step(),
+                                  [&](const KernelPoint& x) { return eval_.frozen_constraints(x); });
+      comparison("jhat").compare(k, f, "u_plus[" + std::to_string(col) + "]");
+    }
+  }
+
+  void check_c_diag(const KernelPoint& p) {
+    const Vector c = eval_.run("c_diag", p, p.friction_w);
+    for (int col : pick(prog_.nrows, opt_.max_columns, rng_)) {
+      Vector k(prog_.nrows, 0.0);
+      k[col] = c[col];
+      const Vector f = difference(p, {&KernelPoint::lambda, col, ""}, step(),
+                                  [&](const KernelPoint& x) { return eval_.frozen_constraints(x); });
+      comparison("c_diag").compare(k, f, "lambda[" + std::to_string(col) + "]");
+    }
+  }
+
+  // M̃ block of body b as a dense 6x6 (row-major) from the mass kernel's 20 values.
+  static std::array<double, 36> mass_block(const Vector& mass, int b, bool inverse) {
+    const double* m = &mass[20 * b + (inverse ? 7 : 0)];
+    std::array<double, 36> out{};
+    for (int i = 0; i < 3; ++i) out[6 * i + i] = m[0];
+    const int sym[3][3] = {{1, 4, 5}, {4, 2, 6}, {5, 6, 3}};
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) out[6 * (3 + r) + 3 + c] = m[sym[r][c]];
+    return out;
+  }
+
+  void check_mass(const KernelPoint& p) {
+    KernelPoint at_rest = p;
+    std::fill(at_rest.lambda.begin(), at_rest.lambda.end(), 0.0);
+    const Vector mass = eval_.run("mass", at_rest);
+    Comparison& cmp = comparison("mass");
+    for (int col : pick(prog_.ndyn(), opt_.max_columns, rng_)) {
+      const int b = col / 6;
+      const std::array<double, 36> block = mass_block(mass, b, false);
+      Vector k(prog_.ndyn(), 0.0);
+      for (int r = 0; r < 6; ++r) k[6 * b + r] = block[6 * r + col % 6];
+      Vector f = difference(at_rest, {&KernelPoint::u_plus, col, ""}, step(),
+                            [&](const KernelPoint& x) { return eval_.full_residual(x); });
+      f.resize(prog_.ndyn());
+      cmp.compare(k, f, "dr_dyn/du_plus[" + std::to_string(col) + "]");
+    }
+    // r_dyn(u⁺ = 0, λ = 0) = −M̃ũ and M̃ M̃⁻¹ = I.
+    KernelPoint still = at_rest;
+    std::fill(still.u_plus.begin(), still.u_plus.end(), 0.0);
+    Vector r = eval_.full_residual(still);
+    r.resize(prog_.ndyn());
+    Vector predicted(prog_.ndyn()), product, identity;
+    for (int b = 0; b < prog_.nsim; ++b) {
+      const std::array<double, 36> m = mass_block(mass, b, false), inv = mass_block(mass, b, true);
+      for (int i = 0; i < 6; ++i) {
+        double s = 0;
+        for (int j = 0; j < 6; ++j) s -= m[6 * i + j] * mass[20 * b + 14 + j];
+        predicted[6 * b + i] = s;
+        for (int j = 0; j < 6; ++j) {
+          double e = 0;
+          for (int l = 0; l < 6; ++l) e += m[6 * i + l] * inv[6 * l + j];
+          product.push_back(e);
+          identity.push_back(i == j ? 1.0 : 0.0);
+        }
+      }
+    }
+    cmp.compare(predicted, r, "r_dyn at u_plus = 0 vs -M u_tilde");
+    cmp.compare(product, identity, "M * M^-1");
+  }
+
+  void check_diag_a(const KernelPoint& p) {
+    const Vector diag = eval_.run("diag_a", p, p.friction_w);
+    const Vector mass = eval_.run("mass", p);
+    auto frozen = [&](const KernelPoint& x) { return eval_.frozen_constraints(x); };
+    for (int row : pick(prog_.nrows, std::min(opt_.max_columns, 16), rng_)) {
+      const ConstraintRowInfo& info = prog_.rows[row];
+      double expected = difference(p, {&KernelPoint::lambda, row, ""}, step(), frozen)[row];
+      for (int b : {info.body, info.other}) {
+        if (b < 0) continue;
+        Vector j(6);
+        for (int i = 0; i < 6; ++i)
+          j[i] = difference(p, {&KernelPoint::u_plus, 6 * b + i, ""}, step(), frozen)[row];
+        const std::array<double, 36> inv = mass_block(mass, b, true);
+        for (int r = 0; r < 6; ++r)
+          for (int c = 0; c < 6; ++c) expected += j[r] * inv[6 * r + c] * j[c];
+      }
+      comparison("diag_a").compare({diag[row]}, {expected}, prog_.rows[row].label);
+    }
+  }
+
+  void check_jvp(const KernelPoint& p) {
+    const Vector t_u = random_vector(prog_.ndyn(), rng_), t_l = random_vector(prog_.nrows, rng_);
+    Vector extra = t_u;
+    extra.insert(extra.end(), t_l.begin(), t_l.end());
+    const Vector k = eval_.run("jvp_exact", p, extra);
+    // Central difference along the direction, with the step scaled like a coordinate's.
+    const double s = step() * 0.1;
+    KernelPoint plus = p, minus = p;
+    for (int i = 0; i < prog_.ndyn(); ++i) {
+      plus.u_plus[i] += s * t_u[i];
+      minus.u_plus[i] -= s * t_u[i];
+    }
+    for (int i = 0; i < prog_.nrows; ++i) {
+      plus.lambda[i] += s * t_l[i];
+      minus.lambda[i] -= s * t_l[i];
+    }
+    Vector f = eval_.full_residual(plus);
+    const Vector b = eval_.full_residual(minus);
+    for (std::size_t i = 0; i < f.size(); ++i) f[i] = (f[i] - b[i]) / (2 * s);
+    comparison("jvp_exact").compare(k, f, "random direction");
+  }
+
+  Vector weighted(const KernelPoint& x, const Vector& w) {
+    const Vector r = eval_.full_residual(x);
+    return {std::inner_product(r.begin(), r.end(), w.begin(), 0.0)};
+  }
+
+  void check_pullback(const KernelPoint& p, const std::string& kernel,
+                      const std::vector<Coordinate>& coords) {
+    const Vector w = random_vector(prog_.ndyn() + prog_.nrows, rng_);
+    const Vector k = eval_.run(kernel, p, w);
+    for (int c : pick(static_cast<int>(coords.size()), opt_.max_columns, rng_)) {
+      const Vector f = difference(p, coords[c], step(),
+                                  [&](const KernelPoint& x) { return weighted(x, w); });
+      comparison(kernel).compare({k[c]}, f, coords[c].label);
+    }
+  }
+
+  void check_vjp(const KernelPoint& p) {
+    std::vector<Coordinate> coords = coordinates(&KernelPoint::u_plus, prog_.ndyn(), "u_plus");
+    for (const Coordinate& c : coordinates(&KernelPoint::lambda, prog_.nrows, "lambda"))
+      coords.push_back(c);
+    check_pullback(p, "vjp_exact", coords);
+  }
+
+  void check_vjp_inputs(const KernelPoint& p) {
+    std::vector<Coordinate> coords = coordinates(&KernelPoint::q_minus, 7 * prog_.nsim, "q_minus");
+    const std::pair<Vector KernelPoint::*, std::pair<int, const char*>> rest[] = {
+        {&KernelPoint::u_minus, {prog_.ndyn(), "u_minus"}},
+        {&KernelPoint::ctrl, {prog_.nu, "ctrl"}},
+        {&KernelPoint::params, {static_cast<int>(prog_.params.size()), "params"}}};
+    for (const auto& [field, size_name] : rest)
+      for (const Coordinate& c : coordinates(field, size_name.first, size_name.second))
+        coords.push_back(c);
+    check_pullback(p, "vjp_inputs", coords);
+  }
+
+  const ResidualProgram& prog_;
+  const GradcheckOptions& opt_;
+  std::mt19937_64& rng_;
+  Evaluator eval_;
+  std::deque<Comparison> comparisons_;  // stable references while growing
+};
+
+Quat small_rotation(std::mt19937_64& rng, double max_angle) {
+  std::uniform_real_distribution<double> u(-max_angle, max_angle);
+  const Vec3 r(u(rng), u(rng), u(rng));
+  const double angle = r.norm();
+  return angle == 0 ? Quat::Identity() : Quat(Eigen::AngleAxisd(angle, r / angle));
+}
+
+}  // namespace
+
+Vector KernelPoint::base() const {
+  Vector out;
+  for (const Vector* v : {&q_minus, &u_minus, &u_plus, &lambda, &ctrl, &params})
+    out.insert(out.end(), v->begin(), v->end());
+  out.push_back(h);
+  return out;
+}
+
+KernelPoint random_kernel_point(const ResidualProgram& prog, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> unit(-1, 1), positive(0, 1);
+  KernelPoint p;
+  p.q_minus = prog.reference_q;
+  for (int b = 0; b < prog.nsim; ++b) {
+    for (int i = 0; i < 3; ++i) p.q_minus[7 * b + i] += 0.005 * unit(rng);
+    double* q = &p.q_minus[7 * b + 3];
+    const Quat rotated = small_rotation(rng, 0.05) * Quat(q[0], q[1], q[2], q[3]);
+    q[0] = rotated.w(), q[1] = rotated.x(), q[2] = rotated.y(), q[3] = rotated.z();
+  }
+  p.u_minus = random_vector(prog.ndyn(), rng);
+  p.u_plus = random_vector(prog.ndyn(), rng);
+  for (double& x : p.u_minus) x *= 0.5;
+  for (double& x : p.u_plus) x *= 0.5;
+  for (const ConstraintRowInfo& row : prog.rows) {
+    const bool unilateral = row.kind == RowKind::ContactNormal || row.kind == RowKind::Limit;
+    p.lambda.push_back(unilateral ? 0.3 * positive(rng) : 0.1 * unit(rng));
+  }
+  // Friction impulses inside their cone (|λ_t| ≤ μλ_n, the runtime's safeguard): outside it
+  // W's denominator may vanish and the residual is no longer smooth enough to difference.
+  for (const ContactSlot& slot : prog.slots) {
+    if (slot.friction_row < 0) continue;
+    const double angle = 2 * M_PI * positive(rng), radius = 0.3 * positive(rng);
+    const double limit = radius * p.lambda[slot.normal_row];  // μ ≥ 0.3 in the usual models
+    p.lambda[slot.friction_row] = limit * std::cos(angle);
+    p.lambda[slot.friction_row + 1] = limit * std::sin(angle);
+  }
+  p.ctrl = random_vector(prog.nu, rng);
+  // Parameters within ±10 % of their defaults: equal defaults (MuJoCo's friction 1 on every
+  // geom) would otherwise put max(μ₁, μ₂) exactly on its kink.
+  for (std::size_t i = 0; i < prog.params.size(); ++i)
+    p.params.push_back(prog.param_info[i].value * (1 + 0.1 * unit(rng)));
+  p.h = 0.01 + 0.04 * positive(rng);
+  const Vector residual = Evaluator(prog).run("residual", p);
+  const Slice* w = prog.kernel("residual").output("friction_w");
+  p.friction_w.assign(residual.begin() + w->offset, residual.begin() + w->offset + w->size);
+  return p;
+}
+
+std::vector<double> evaluate_kernel(const ResidualProgram& prog, const std::string& kernel,
+                                    const KernelPoint& point, const std::vector<double>& extra) {
+  Vector inputs = point.base();
+  inputs.insert(inputs.end(), extra.begin(), extra.end());
+  return evaluate(prog.kernel(kernel).function, inputs);
+}
+
+std::string GradcheckReport::format() const {
+  std::ostringstream out;
+  out << "gradcheck: " << samples << " samples, max relative error " << max_rel_error << "\n";
+  for (const KernelCheck& k : kernels) {
+    out << "  " << k.kernel << ": " << k.max_rel_error << " over " << k.compared << " entries";
+    if (!k.worst.empty()) out << " (worst: " << k.worst << ")";
+    out << "\n";
+  }
+  return out.str();
+}
+
+GradcheckReport gradcheck_kernels(const ResidualProgram& prog, int samples, uint64_t seed,
+                                  const GradcheckOptions& options) {
+  std::mt19937_64 rng(seed);
+  Checker checker(prog, options, rng);
+  GradcheckReport report;
+  for (int s = 0; s < samples; ++s) checker.run(random_kernel_point(prog, rng));
+  report.samples = samples;
+  report.kernels = checker.results();
+  for (const KernelCheck& k : report.kernels)
+    report.max_rel_error = std::max(report.max_rel_error, k.max_rel_error);
+  return report;
+}
+
+}  // namespace talon::ir

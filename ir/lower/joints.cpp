@@ -1,0 +1,135 @@
+// Bilateral joint rows: c(q⁺)/h + (E/h²)λ = 0 per constrained direction (impulse form, so
+// every row is a velocity; E is the joint set's compliance parameter, default 0).
+//
+// With F0 the joint reference frame (joint_sets.cpp) and d = x_child(A) − x_F0(A) the drift
+// of the anchor A:
+//   ball      d = 0                                         3 rows
+//   planar    (F0 bₖ)·(C a) = 0 for bₖ ⟂ a, (F0 a)·d = 0     3 rows
+//   chain     rotation: no hinge → 2·vec(q_rel) = 0 (3 rows); one hinge a → (F0 bₖ)·(C a)
+//             = 0, bₖ ⟂ a (2 rows); two hinges → (F0 a₁)·(C a₂) = a₁·a₂ (the universal-joint
+//             row, 1); three → none.
+//             position: d = 0 without slides (3 rows); with slides, d's components along
+//             the complement of the slide axes (3 − #slides rows, axes in the frame the
+//             slides act in).
+//   two hinges with anchors A₁ ≠ A₂ (skew): the intermediate frame K = F0·R₁ has
+//             K a₁ = F0 a₁ = n₁ and K a₂ = C a₂ = n₂, and x_C(A₂) − x_F0(A₁) = K(A₂ − A₁)
+//             = α n₁ + β n₂ + γ n₁×n₂ with (α, β, γ) the reference offset in the basis
+//             (a₁, a₂, a₁×a₂): 3 position rows + the universal row.
+#include "ir/lower/context.h"
+
+namespace talon::ir::lower {
+namespace {
+
+struct Constraint {
+  Expr value;
+  std::string what;
+};
+
+const char* kAxisNames[3] = {"x", "y", "z"};
+
+void anchor_rows(const V3& drift, const std::string& what, std::vector<Constraint>& out) {
+  for (int i = 0; i < 3; ++i) out.push_back({drift[i], what + " " + kAxisNames[i]});
+}
+
+V3 anchor_drift(const Context& ctx, const JointSet& set) {
+  return ctx.frame(set.body, Time::Plus).point(set.anchor) -
+         joint_frame_point(ctx, set, set.anchor, Time::Plus);
+}
+
+// (F0 bₖ)·(C a) for the directions bₖ ⟂ a: the child's axis a stays the parent's axis.
+void axis_rows(const Context& ctx, const JointSet& set, const Vec3& axis,
+               std::vector<Constraint>& out) {
+  const V3 child_axis = ctx.frame(set.body, Time::Plus).direction(axis);
+  int k = 0;
+  for (const Vec3& b : orthogonal_complement({axis}))
+    out.push_back({dot(joint_frame_direction(ctx, set, b, Time::Plus), child_axis),
+                   "axis " + std::to_string(++k)});
+}
+
+void rotation_rows(const Context& ctx, const JointSet& set, std::vector<Constraint>& out) {
+  const Model& m = ctx.model;
+  if (set.hinges.empty()) {
+    const Q4 q_rel = joint_relative_rotation(ctx, set, Time::Plus);
+    anchor_rows(2.0 * q_rel.vec(), "rotation", out);
+  } else if (set.hinges.size() == 1) {
+    axis_rows(ctx, set, m.jnt_axis[set.hinges[0]], out);
+  } else if (set.hinges.size() == 2) {
+    const Vec3& a1 = m.jnt_axis[set.hinges[0]];
+    const Vec3& a2 = m.jnt_axis[set.hinges[1]];
+    const V3 n1 = joint_frame_direction(ctx, set, a1, Time::Plus);
+    const V3 n2 = ctx.frame(set.body, Time::Plus).direction(a2);
+    out.push_back({dot(n1, n2) - a1.dot(a2), "universal"});
+  }
+}
+
+void skew_rows(const Context& ctx, const JointSet& set, std::vector<Constraint>& out) {
+  const Model& m = ctx.model;
+  const V3 n1 = joint_frame_direction(ctx, set, m.jnt_axis[set.hinges[0]], Time::Plus);
+  const V3 n2 = ctx.frame(set.body, Time::Plus).direction(m.jnt_axis[set.hinges[1]]);
+  const Vec3& c = set.skew_coefficients;
+  const V3 offset = c.x() * n1 + c.y() * n2 + c.z() * cross(n1, n2);
+  const V3 drift = ctx.frame(set.body, Time::Plus).point(set.anchor2) -
+                   joint_frame_point(ctx, set, set.anchor, Time::Plus);
+  anchor_rows(drift - offset, "anchors", out);
+}
+
+void position_rows(const Context& ctx, const JointSet& set, std::vector<Constraint>& out) {
+  if (set.skew) return skew_rows(ctx, set, out);
+  const V3 drift = anchor_drift(ctx, set);
+  if (set.slides.empty()) return anchor_rows(drift, "anchor", out);
+  const bool parent_axes = set.slides_first || set.hinges.empty();
+  int k = 0;
+  for (const Vec3& normal : set.position_normals) {
+    const V3 n = parent_axes ? joint_frame_direction(ctx, set, normal, Time::Plus)
+                             : ctx.frame(set.body, Time::Plus).direction(normal);
+    out.push_back({dot(n, drift), "slide normal " + std::to_string(++k)});
+  }
+}
+
+std::vector<Constraint> constraints(const Context& ctx, const JointSet& set) {
+  std::vector<Constraint> out;
+  switch (set.kind) {
+    case JointSetKind::Free:
+      break;
+    case JointSetKind::Ball:
+      anchor_rows(anchor_drift(ctx, set), "anchor", out);
+      break;
+    case JointSetKind::Planar: {
+      const Vec3& normal = ctx.model.jnt_axis[set.joints[0]];
+      axis_rows(ctx, set, normal, out);
+      out.push_back(
+          {dot(joint_frame_direction(ctx, set, normal, Time::Plus), anchor_drift(ctx, set)),
+           "plane"});
+      break;
+    }
+    case JointSetKind::Chain:
+      rotation_rows(ctx, set, out);
+      position_rows(ctx, set, out);
+      break;
+  }
+  return out;
+}
+
+}  // namespace
+
+void build_joint_rows(Context& ctx) {
+  const int first = static_cast<int>(ctx.rows.size());
+  const Expr h2 = ctx.h * ctx.h;
+  for (const JointSet& set : ctx.joint_sets) {
+    const std::vector<Constraint> rows = constraints(ctx, set);
+    if (rows.empty()) continue;
+    const std::string& body = ctx.model.sim_name[set.body];
+    const Expr compliance = ctx.param("joint_compliance:" + body, ctx.options.joint_compliance);
+    const std::string joint = "'" + ctx.model.jnt_name[set.joints.front()] + "'";
+    for (const Constraint& c : rows) {
+      Row& row = ctx.add_compliant_row(RowKind::Joint, joint + " " + c.what, c.value / ctx.h,
+                                       compliance / h2, c.value / ctx.h);
+      row.info.body = set.body;
+      row.info.other = set.parent;
+      row.info.joint = set.joints.front();
+    }
+  }
+  ctx.close_block("joint", first);
+}
+
+}  // namespace talon::ir::lower

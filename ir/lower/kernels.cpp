@@ -1,0 +1,172 @@
+// The derivative kernels of a ResidualProgram (their outputs are listed in lower.h).
+//
+// Forward Newton (W frozen, DESIGN "State and time stepping"): with Ĵ = ∂r_con/∂u⁺ and the
+// diagonal C = ∂r_con/∂λ, both taken with the friction weight W an input, the Schur system
+// is A Δλ = Ĵ M̃⁻¹ r_dyn − r_con, A = Ĵ M̃⁻¹ Ĵᵀ + C. In impulse form every row is a velocity
+// and λ an impulse, so the factors of h sit inside the rows themselves: C is E/h² for
+// joints, (∂φ/∂λ)/h for FB rows (r ∝ h makes it O(1/m)), W for friction and α for servos —
+// exactly what differentiating the rows gives; nothing is scaled by hand here.
+// Adjoint (exact): jvp / vjp of the full residual [r_dyn; r_con] with respect to (u⁺, λ),
+// W differentiated, and the vector–Jacobian product with respect to the step's data.
+#include "ir/lower/kernels.h"
+
+#include "ir/passes/derivative.h"
+
+namespace talon::ir::lower {
+namespace {
+
+std::vector<Expr> vars(Graph& g, const std::string& prefix, std::size_t n) {
+  std::vector<Expr> out;
+  out.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) out.push_back(g.variable(prefix + std::to_string(i)));
+  return out;
+}
+
+std::vector<Expr> concat(std::initializer_list<const std::vector<Expr>*> parts) {
+  std::vector<Expr> out;
+  for (const auto* p : parts) out.insert(out.end(), p->begin(), p->end());
+  return out;
+}
+
+class KernelBuilder {
+ public:
+  KernelBuilder(Context& ctx, ResidualProgram& prog) : ctx_(ctx), prog_(prog) {}
+
+  // A kernel over the base inputs plus `extra` (name, vars) groups.
+  Kernel& add(const std::string& name,
+              const std::vector<std::pair<std::string, const std::vector<Expr>*>>& extra) {
+    Kernel k;
+    k.function.name = name;
+    const std::vector<Expr> h{ctx_.h};
+    const std::pair<std::string, const std::vector<Expr>*> base[] = {
+        {"q_minus", &ctx_.q_minus}, {"u_minus", &ctx_.u_minus}, {"u_plus", &ctx_.u_plus},
+        {"lambda", &ctx_.lambda},   {"ctrl", &ctx_.ctrl},       {"params", &ctx_.params},
+        {"h", &h}};
+    for (const auto& [group, values] : base) append_input(k, group, *values);
+    for (const auto& [group, values] : extra) append_input(k, group, *values);
+    prog_.kernels.push_back(std::move(k));
+    return prog_.kernels.back();
+  }
+
+  static void output(Kernel& k, const std::string& name, const std::vector<Expr>& values) {
+    k.outputs.push_back({name, static_cast<int>(k.function.outputs.size()),
+                         static_cast<int>(values.size())});
+    k.function.outputs.insert(k.function.outputs.end(), values.begin(), values.end());
+  }
+
+ private:
+  static void append_input(Kernel& k, const std::string& name, const std::vector<Expr>& values) {
+    k.inputs.push_back({name, static_cast<int>(k.function.inputs.size()),
+                        static_cast<int>(values.size())});
+    k.function.inputs.insert(k.function.inputs.end(), values.begin(), values.end());
+  }
+
+  Context& ctx_;
+  ResidualProgram& prog_;
+};
+
+std::vector<Expr> q_plus(const Context& ctx) {
+  std::vector<Expr> out;
+  for (const BodyState& b : ctx.bodies) {
+    const Frame& f = b.plus;
+    out.insert(out.end(), {f.com.x, f.com.y, f.com.z, f.quat.w, f.quat.x, f.quat.y, f.quat.z});
+  }
+  return out;
+}
+
+// diag ∂r_con/∂λ of the frozen rows, plus the optional FB regularisation ε_c·r/h.
+std::vector<Expr> c_diagonal(const Context& ctx, const std::vector<Expr>& frozen) {
+  const SparseJacobian d = jacobian(frozen, ctx.lambda);
+  std::vector<Expr> diag(frozen.size(), ctx.g.constant(0.0));
+  for (std::size_t k = 0; k < d.nnz(); ++k) {
+    TALON_INTERNAL_ASSERT(d.row[k] == d.col[k], "frozen constraint rows couple impulses");
+    diag[d.row[k]] = d.value[k];
+  }
+  const double eps_c = ctx.options.fb_regularization;
+  if (eps_c != 0)
+    for (std::size_t i = 0; i < diag.size(); ++i)
+      if (ctx.rows[i].fb_scale) diag[i] = diag[i] + eps_c * ctx.rows[i].fb_scale / ctx.h;
+  return diag;
+}
+
+// diag(Ĵ M̃⁻¹ Ĵᵀ + C): per row, per body block, 1/m |ĵ_v|² + ĵ_ωᵀ I_w⁻¹ ĵ_ω.
+std::vector<Expr> schur_diagonal(const Context& ctx, const SparseJacobian& jhat,
+                                 const std::vector<Expr>& c_diag) {
+  std::vector<Expr> diag = c_diag;
+  std::size_t k = 0;
+  while (k < jhat.nnz()) {
+    const int row = jhat.row[k], body = jhat.col[k] / 6;
+    std::array<Expr, 6> block;
+    block.fill(ctx.g.constant(0.0));
+    for (; k < jhat.nnz() && jhat.row[k] == row && jhat.col[k] / 6 == body; ++k)
+      block[jhat.col[k] % 6] = jhat.value[k];
+    diag[row] = diag[row] + generalized_inverse_mass(ctx, {body}, {block});
+  }
+  return diag;
+}
+
+}  // namespace
+
+void build_kernels(Context& ctx, const Dynamics& dyn, ResidualProgram& prog) {
+  KernelBuilder kb(ctx, prog);
+  prog.kernels.reserve(16);  // kernels are filled through references while they are added
+  std::vector<Expr> r_con, frozen, merit;
+  for (const Row& row : ctx.rows) {
+    r_con.push_back(row.residual);
+    frozen.push_back(row.residual_frozen);
+    merit.push_back(row.merit);
+  }
+  const std::vector<Expr>& r_dyn = dyn.residual;
+
+  Kernel& residual = kb.add("residual", {});
+  KernelBuilder::output(residual, "r_dyn", r_dyn);
+  KernelBuilder::output(residual, "r_con", r_con);
+  KernelBuilder::output(residual, "merit", merit);
+  KernelBuilder::output(residual, "q_plus", q_plus(ctx));
+  KernelBuilder::output(residual, "friction_w", ctx.friction_w_exact);
+
+  const std::pair<std::string, const std::vector<Expr>*> w_input{"friction_w", &ctx.friction_w};
+  KernelBuilder::output(kb.add("residual_frozen_w", {w_input}), "r_con", frozen);
+
+  const SparseJacobian jhat = jacobian(frozen, ctx.u_plus);
+  prog.jhat_row = jhat.row;
+  prog.jhat_col = jhat.col;
+  KernelBuilder::output(kb.add("jhat", {w_input}), "values", jhat.value);
+
+  const std::vector<Expr> c_diag = c_diagonal(ctx, frozen);
+  KernelBuilder::output(kb.add("c_diag", {w_input}), "c_diag", c_diag);
+  KernelBuilder::output(kb.add("mass", {}), "mass", dyn.mass);
+  KernelBuilder::output(kb.add("diag_a", {w_input}), "diag_a", schur_diagonal(ctx, jhat, c_diag));
+
+  const std::vector<Expr> r = concat({&r_dyn, &r_con});
+  const std::vector<Expr> unknowns = concat({&ctx.u_plus, &ctx.lambda});
+  prog.tangent_u = vars(ctx.g, "tangent_u", ctx.u_plus.size());
+  prog.tangent_lambda = vars(ctx.g, "tangent_lambda", ctx.lambda.size());
+  KernelBuilder::output(
+      kb.add("jvp_exact", {{"tangent_u", &prog.tangent_u}, {"tangent_lambda", &prog.tangent_lambda}}),
+      "jvp", jvp(r, unknowns, concat({&prog.tangent_u, &prog.tangent_lambda})));
+
+  prog.cotangent_dyn = vars(ctx.g, "cotangent_dyn", r_dyn.size());
+  prog.cotangent_con = vars(ctx.g, "cotangent_con", r_con.size());
+  const std::vector<Expr> cotangent = concat({&prog.cotangent_dyn, &prog.cotangent_con});
+  const std::vector<std::pair<std::string, const std::vector<Expr>*>> cot_inputs{
+      {"cotangent_dyn", &prog.cotangent_dyn}, {"cotangent_con", &prog.cotangent_con}};
+  KernelBuilder::output(kb.add("vjp_exact", cot_inputs), "vjp", vjp(r, unknowns, cotangent));
+
+  const std::vector<Expr> data = concat({&ctx.q_minus, &ctx.u_minus, &ctx.ctrl, &ctx.params});
+  const std::vector<Expr> pulled = vjp(r, data, cotangent);
+  Kernel& inputs = kb.add("vjp_inputs", cot_inputs);
+  auto part = [&](std::size_t offset, std::size_t size) {
+    return std::vector<Expr>(pulled.begin() + offset, pulled.begin() + offset + size);
+  };
+  const std::pair<const char*, const std::vector<Expr>*> groups[] = {
+      {"q_minus", &ctx.q_minus}, {"u_minus", &ctx.u_minus}, {"ctrl", &ctx.ctrl},
+      {"params", &ctx.params}};
+  std::size_t offset = 0;
+  for (const auto& [name, group] : groups) {
+    KernelBuilder::output(inputs, name, part(offset, group->size()));
+    offset += group->size();
+  }
+}
+
+}  // namespace talon::ir::lower

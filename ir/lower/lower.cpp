@@ -1,0 +1,76 @@
+// lower_model: runs the lowering passes in block order (every block's rows contiguous),
+// then derives the kernels and fills the program's metadata.
+#include "ir/lower/lower.h"
+
+#include <chrono>
+
+#include "ir/lower/context.h"
+#include "ir/lower/kernels.h"
+#include "ir/lower/stats.h"
+
+namespace talon::ir {
+namespace {
+
+using lower::Context;
+
+Diagnostics notes_as_diagnostics(const Context& ctx) {
+  Diagnostics out;
+  for (const std::string& note : ctx.notes) out.note({ctx.model.source_file, 0}, "", note);
+  return out;
+}
+
+void fill_metadata(Context& ctx, ResidualProgram& prog) {
+  prog.nsim = ctx.model.nsim;
+  prog.nrows = static_cast<int>(ctx.rows.size());
+  prog.nu = ctx.model.nu;
+  prog.nfriction = static_cast<int>(ctx.friction_w.size());
+  prog.q_minus = ctx.q_minus;
+  prog.u_minus = ctx.u_minus;
+  prog.u_plus = ctx.u_plus;
+  prog.lambda = ctx.lambda;
+  prog.ctrl = ctx.ctrl;
+  prog.params = ctx.params;
+  prog.h = ctx.h;
+  prog.friction_w = ctx.friction_w;
+  prog.param_info = ctx.param_info;
+  prog.blocks.push_back({"dynamics", 0, 6 * ctx.model.nsim});
+  prog.blocks.insert(prog.blocks.end(), ctx.blocks.begin(), ctx.blocks.end());
+  for (const lower::Row& row : ctx.rows) prog.rows.push_back(row.info);
+  prog.slots = ctx.slots;
+  prog.reference_q = reference_configuration(ctx.model);
+  prog.notes = ctx.notes;
+}
+
+}  // namespace
+
+void compute_kernel_stats(ResidualProgram& prog) { lower::fill_stats(prog); }
+
+Expected<ResidualProgram> lower_model(const Model& model, const LowerOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  ResidualProgram prog;
+  prog.graph = std::make_unique<Graph>();
+  Context ctx(model, options, *prog.graph);
+  lower::build_state(ctx);
+  lower::build_joint_sets(ctx);
+  if (ctx.diag.has_errors()) return ctx.diag;
+  lower::build_joint_coordinates(ctx);
+  lower::build_joint_rows(ctx);
+  lower::build_limit_rows(ctx);
+  lower::build_contact_rows(ctx);
+  lower::build_servo_rows(ctx);
+  if (ctx.diag.has_errors()) return ctx.diag;
+  lower::build_joint_forces(ctx);
+  const lower::Dynamics dynamics = lower::build_dynamics(ctx);
+  lower::build_kernels(ctx, dynamics, prog);
+  fill_metadata(ctx, prog);
+  prog.stats.graph_nodes = prog.graph->num_nodes();
+  prog.stats.blocks = prog.blocks;
+  if (options.kernel_stats) compute_kernel_stats(prog);
+  prog.stats.contact_pairs = ctx.contact_pairs;
+  prog.stats.skipped_pairs = ctx.skipped_pairs;
+  prog.stats.build_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return Expected<ResidualProgram>(std::move(prog), notes_as_diagnostics(ctx));
+}
+
+}  // namespace talon::ir

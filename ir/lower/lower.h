@@ -1,0 +1,68 @@
+// lower_model: Model -> ResidualProgram (the residual of one step and its derivative kernels).
+//
+// Kernels (each an ir::Function; inputs: q_minus, u_minus, u_plus, lambda, ctrl, params, h,
+// then the kernel's extra inputs; Kernel::inputs / outputs name the slices):
+//   residual          -> r_dyn [6n], r_con [nrows], merit [nrows], q_plus [7n],
+//                        friction_w [nfriction] (the exact W of each frictional contact)
+//   residual_frozen_w (+ friction_w) -> r_con with W taken from the input (equal to
+//                        residual's r_con when friction_w is residual's friction_w)
+//   jhat     (+ friction_w) -> values of Ĵ = ∂r_con/∂u⁺, W frozen, at (jhat_row, jhat_col)
+//   c_diag   (+ friction_w) -> diag ∂r_con/∂λ, W frozen [nrows] (+ LowerOptions::fb_regularization)
+//   mass              -> per body 20 values: m, I_world (xx yy zz xy xz yz), 1/m,
+//                        I_world⁻¹ (same order), ũ (v, ω); M̃ and ũ at q⁻
+//   diag_a   (+ friction_w) -> diag(Ĵ M̃⁻¹ Ĵᵀ + C) [nrows] (Jacobi preconditioner)
+//   jvp_exact (+ tangent_u [6n], tangent_lambda [nrows]) -> ∂r/∂(u⁺, λ)·t [6n + nrows]
+//   vjp_exact (+ cotangent_dyn [6n], cotangent_con [nrows]) -> (∂r/∂(u⁺, λ))ᵀ w [6n + nrows]
+//   vjp_inputs (+ cotangent_dyn, cotangent_con) -> wᵀ ∂r/∂(q⁻, u⁻, ctrl, params)
+//                        [7n + 6n + nu + nparam]
+// The exact kernels differentiate W (and every geometric term); the frozen ones treat W as
+// an input. That is their only difference.
+#pragma once
+
+#include "common/expected.h"
+#include "frontend/model.h"
+#include "ir/lower/program.h"
+
+namespace talon::ir {
+
+struct LowerOptions {
+  // Replace every parameter θ by its Model value (the params input is then empty).
+  bool fold_params = false;
+  // ε² of the Fischer–Burmeister function of normal contacts and joint limits (length² or
+  // angle² units; DESIGN default 1e-8).
+  double fb_epsilon_sq = 1e-8;
+  // ε of the smoothed norms and of the friction FB (velocity / impulse units).
+  double friction_epsilon = 1e-10;
+  // Floor of the friction weight's denominator |λ_t| + φ_f/k_t (impulse units).
+  double friction_guard = 1e-12;
+  // ε_c: c_diag of FB rows gains ε_c·r/h (r the row's FB scale), keeping A regular when
+  // redundant contacts make ∂φ/∂λ vanish. 0 = exact.
+  double fb_regularization = 0;
+  // Default values of the compliance parameters (m/N, rad/(N·m)).
+  double joint_compliance = 0;
+  double limit_compliance = 0;
+  double contact_compliance = 0;
+  // Passive joint stiffness and damping: explicit forces at the start of the step (the
+  // design's default), or implicit compliant rows in the servo block (stable at any h).
+  bool implicit_joint_springs = false;
+  // Contacts between different kinematic trees (e.g. two free-floating robots) grow
+  // quadratically with the number of trees; above this many geom pairs none of them is
+  // generated (a note says so). -1 = no limit.
+  int max_inter_tree_pairs = 4096;
+  // Fill LowerStats::kernels (DAG and tree sizes per kernel, for `talon ir`). It walks every
+  // kernel once more: about a third of the lowering time of a large model.
+  bool kernel_stats = false;
+};
+
+// Errors (Diagnostics with the model file) for what the lowering does not support, with
+// `unsupported:` and the body, joint, actuator or geom they concern. Notes list what was
+// approximated (e.g. a pair type without a symbolic collider).
+Expected<ResidualProgram> lower_model(const Model& model, const LowerOptions& options = {});
+
+// Fills prog.stats.kernels (what LowerOptions::kernel_stats does during lowering).
+void compute_kernel_stats(ResidualProgram& prog);
+
+// The Model's reference configuration as q [7·nsim] (COM position, quaternion).
+std::vector<double> reference_configuration(const Model& model);
+
+}  // namespace talon::ir

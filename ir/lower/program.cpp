@@ -1,0 +1,42 @@
+#include "ir/lower/program.h"
+
+#include "common/diagnostics.h"
+
+namespace talon::ir {
+
+const char* row_kind_name(RowKind kind) {
+  switch (kind) {
+    case RowKind::Joint: return "joint";
+    case RowKind::Limit: return "limit";
+    case RowKind::ContactNormal: return "contact_normal";
+    case RowKind::Friction: return "friction";
+    case RowKind::Servo: return "servo";
+  }
+  return "?";
+}
+
+namespace {
+const Slice* find_slice(const std::vector<Slice>& slices, const std::string& name) {
+  for (const Slice& s : slices)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+}  // namespace
+
+const Slice* Kernel::input(const std::string& name) const { return find_slice(inputs, name); }
+const Slice* Kernel::output(const std::string& name) const { return find_slice(outputs, name); }
+
+const Kernel& ResidualProgram::kernel(const std::string& name) const {
+  for (const Kernel& k : kernels)
+    if (k.function.name == name) return k;
+  TALON_INTERNAL_ASSERT(false, "no kernel named " + name);
+  return kernels.front();
+}
+
+const RowBlock* ResidualProgram::block(const std::string& name) const {
+  for (const RowBlock& b : blocks)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+}  // namespace talon::ir

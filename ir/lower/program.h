@@ -1,0 +1,128 @@
+// ResidualProgram: a Model lowered to the residual of one backward-Euler step, in
+// maximal coordinates and impulse form, plus the derivative kernels the runtime needs.
+//
+// Unknowns and data of one step (the `Var` inputs every kernel takes, in this order):
+//   q_minus [7·nsim]  per sim body: x (world position of its centre of mass), then the
+//                     quaternion (w, x, y, z) of its sim frame
+//   u_minus [6·nsim]  per sim body: v (COM velocity, world), ω (angular velocity, world)
+//   u_plus  [6·nsim]  the same at the end of the step (unknown)
+//   lambda  [nrows]   constraint impulses (impulse = force·h), one per constraint row
+//   ctrl    [nu]      actuator controls
+//   params  [nparam]  physical parameters θ (empty when LowerOptions::fold_params)
+//   h       [1]       the step
+// Residual layout (the stacked r = [r_dyn; r_con]):
+//   r_dyn   [6·nsim]  M̃(u⁺ − ũ) − Σ Jᵀλ, per body: 3 linear, 3 angular rows
+//   r_con   [nrows]   constraint rows, every one in velocity units, blocks in the order
+//                     joint, limit, contact_normal, friction, servo (see `blocks`)
+// Constraint row i's impulse is lambda[i].
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/expr.h"
+#include "ir/function.h"
+
+namespace talon::ir {
+
+enum class RowKind { Joint, Limit, ContactNormal, Friction, Servo };
+const char* row_kind_name(RowKind kind);  // "joint", "limit", "contact_normal", ...
+
+// A named range of the stacked residual [r_dyn; r_con]: `dynamics` is [0, 6·nsim); the
+// constraint blocks follow (a constraint block's lambda indices are begin - 6·nsim ...).
+struct RowBlock {
+  std::string name;
+  int begin = 0, end = 0;
+  int size() const { return end - begin; }
+};
+
+// What one constraint row means (indices are Model indices; -1 = not applicable / world).
+struct ConstraintRowInfo {
+  RowKind kind = RowKind::Joint;
+  int body = -1;      // sim body the row acts on (the child / second geom's body)
+  int other = -1;     // the other sim body (parent / first geom's body), -1 = world
+  int joint = -1;     // Joint, Limit, Servo (passive spring rows too)
+  int actuator = -1;  // Servo rows of actuators
+  int slot = -1;      // ContactNormal, Friction: index into ResidualProgram::slots
+  std::string label;  // e.g. "hinge 'knee' axis 1", "limit 'knee' lower"
+};
+
+// A fixed contact slot of a geom pair: FB makes its impulse zero when it is not touching.
+struct ContactSlot {
+  int geom_a = -1, geom_b = -1;  // normal points from geom_a to geom_b
+  std::string kind;              // e.g. "plane-box corner 5"
+  int normal_row = -1;           // constraint row (lambda index)
+  int friction_row = -1;         // first of two friction rows, -1 when frictionless
+  int friction_index = -1;       // index into the friction weights W, -1 when frictionless
+};
+
+struct ParamInfo {
+  std::string name;  // "mass:torso", "friction:floor", "gain:hip", "joint_compliance:shin"
+  double value = 0;  // the Model's value (the default)
+};
+
+// A contiguous group of a kernel's inputs or outputs.
+struct Slice {
+  std::string name;
+  int offset = 0, size = 0;
+};
+
+struct Kernel {
+  Function function;
+  std::vector<Slice> inputs;   // in Function::inputs order
+  std::vector<Slice> outputs;  // in Function::outputs order
+  const Slice* input(const std::string& name) const;
+  const Slice* output(const std::string& name) const;
+};
+
+struct KernelStats {
+  std::string name;
+  std::size_t dag_nodes = 0;      // distinct nodes the outputs depend on (after CSE)
+  double tree_nodes = 0;          // nodes if every shared subexpression were copied (before CSE)
+  std::size_t instructions = 0;   // scheduled SSA instructions
+};
+
+struct LowerStats {
+  double build_seconds = 0;       // lowering + every kernel's derivation and scheduling
+  std::size_t graph_nodes = 0;    // nodes in the program's graph
+  std::vector<KernelStats> kernels;  // empty unless LowerOptions::kernel_stats
+  std::vector<RowBlock> blocks;   // rows per block (copy of ResidualProgram::blocks)
+  int contact_pairs = 0;          // geom pairs with slots
+  int skipped_pairs = 0;          // allowed pairs without a symbolic collider (see notes)
+};
+
+struct ResidualProgram {
+  std::unique_ptr<Graph> graph;  // owns every Expr below
+
+  int nsim = 0, nrows = 0, nu = 0, nfriction = 0;
+  // Inputs (Var exprs of `graph`).
+  std::vector<Expr> q_minus, u_minus, u_plus, lambda, ctrl, params;
+  Expr h;
+  // Extra inputs of some kernels.
+  std::vector<Expr> friction_w;                    // [nfriction] frozen W (jhat, c_diag, diag_a)
+  std::vector<Expr> tangent_u, tangent_lambda;     // jvp_exact
+  std::vector<Expr> cotangent_dyn, cotangent_con;  // vjp_exact, vjp_inputs
+
+  std::vector<ParamInfo> param_info;  // [nparam] (listed even when folded)
+  std::vector<RowBlock> blocks;       // dynamics, joint, limit, contact_normal, friction, servo
+  std::vector<ConstraintRowInfo> rows;  // [nrows]
+  std::vector<ContactSlot> slots;
+  std::vector<double> reference_q;    // [7·nsim] the Model's reference configuration
+  // Structural non-zeros of jhat (row = constraint row, col = u_plus index), the order of
+  // the jhat kernel's outputs.
+  std::vector<int> jhat_row, jhat_col;
+
+  // Kernels: residual, residual_frozen_w, jhat, c_diag, mass, diag_a, jvp_exact, vjp_exact,
+  // vjp_inputs (see lower.h for their outputs).
+  std::vector<Kernel> kernels;
+  const Kernel& kernel(const std::string& name) const;  // asserts it exists
+
+  std::vector<std::string> notes;  // what was approximated or left out, one line each
+  LowerStats stats;
+
+  int ndyn() const { return 6 * nsim; }
+  const RowBlock* block(const std::string& name) const;
+};
+
+}  // namespace talon::ir

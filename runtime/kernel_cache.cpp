@@ -1,0 +1,117 @@
+#include "runtime/kernel_cache.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+#include "codegen/subprocess.h"
+#include "runtime/content_hash.h"
+
+namespace talon::runtime {
+namespace {
+
+std::filesystem::path environment_path(const char* variable) {
+  const char* value = std::getenv(variable);
+  return value != nullptr && *value != '\0' ? std::filesystem::path(value)
+                                            : std::filesystem::path();
+}
+
+std::string first_line(const std::string& text) {
+  return text.substr(0, text.find('\n'));
+}
+
+std::string query_compiler_version(const std::string& compiler) {
+  Expected<codegen::TemporaryDirectory> scratch =
+      codegen::TemporaryDirectory::create(std::filesystem::temp_directory_path(), "talon-cc-");
+  if (!scratch) return "unknown";
+  const std::string argv[] = {compiler, "--version"};
+  Expected<codegen::ProcessResult> run =
+      codegen::run_process(argv, scratch->path() / "version.txt");
+  if (!run || run->exit_code != 0) return "unknown";
+  return first_line(run->output);
+}
+
+Diagnostics cache_error(const std::filesystem::path& path, const std::string& message) {
+  Diagnostics d;
+  d.error({path.string(), 0}, "", message);
+  return d;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+Expected<CompiledLibrary> compile_privately(std::string_view source,
+                                            const KernelCacheOptions& options) {
+  Expected<codegen::TemporaryDirectory> directory =
+      codegen::TemporaryDirectory::create(std::filesystem::temp_directory_path(), "talon-unit-");
+  if (!directory) return directory.diagnostics();
+  const auto start = std::chrono::steady_clock::now();
+  const std::filesystem::path path = directory->path() / "unit.so";
+  Expected<std::filesystem::path> built =
+      codegen::compile_shared_library(source, path, options.compiler);
+  if (!built) return built.diagnostics();
+  Expected<codegen::SharedLibrary> library = codegen::SharedLibrary::open(path);
+  if (!library) return library.diagnostics();
+  CompiledLibrary out{std::move(*library), path, false, seconds_since(start), {}};
+  out.private_directory = std::move(*directory);
+  return out;
+}
+
+}  // namespace
+
+std::filesystem::path default_cache_directory() {
+  if (auto dir = environment_path("TALON_CACHE_DIR"); !dir.empty()) return dir;
+  if (auto dir = environment_path("XDG_CACHE_HOME"); !dir.empty()) return dir / "talon";
+  if (auto dir = environment_path("HOME"); !dir.empty()) return dir / ".cache" / "talon";
+  return std::filesystem::temp_directory_path() / "talon-cache";
+}
+
+std::string compiler_identity(const codegen::CCompilerOptions& compiler) {
+  static std::mutex mutex;
+  static std::map<std::string, std::string> versions;  // one `--version` run per compiler
+  std::string version;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = versions.find(compiler.compiler);
+    if (it == versions.end())
+      it = versions.emplace(compiler.compiler, query_compiler_version(compiler.compiler)).first;
+    version = it->second;
+  }
+  std::string identity = compiler.compiler + " (" + version + ")";
+  for (const std::string& flag : compiler.flags) identity += " " + flag;
+  for (const std::string& library : compiler.libraries) identity += " " + library;
+  return identity;
+}
+
+Expected<CompiledLibrary> load_or_compile(std::string_view source,
+                                          const KernelCacheOptions& options) {
+  if (!options.enabled) return compile_privately(source, options);
+  const std::filesystem::path directory =
+      options.directory.empty() ? default_cache_directory() : options.directory;
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  if (error)
+    return cache_error(directory, "cannot create the kernel cache directory: " + error.message());
+  const std::string key =
+      content_hash(std::string(source) + "\n/* built by " + compiler_identity(options.compiler) +
+                   " */\n");
+  const std::filesystem::path path = directory / ("talon-" + key + ".so");
+  if (std::filesystem::exists(path)) {
+    Expected<codegen::SharedLibrary> cached = codegen::SharedLibrary::open(path);
+    if (cached) return CompiledLibrary{std::move(*cached), path, true, 0, {}};
+    // An unreadable entry (e.g. truncated by a full disk outside our rename protocol) is
+    // rebuilt under a fresh name; the old one is left for the user to inspect.
+    return compile_privately(source, options);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  Expected<std::filesystem::path> built =
+      codegen::compile_shared_library(source, path, options.compiler);
+  if (!built) return built.diagnostics();
+  Expected<codegen::SharedLibrary> library = codegen::SharedLibrary::open(path);
+  if (!library) return library.diagnostics();
+  return CompiledLibrary{std::move(*library), path, false, seconds_since(start), {}};
+}
+
+}  // namespace talon::runtime

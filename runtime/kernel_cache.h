@@ -1,0 +1,48 @@
+// The on-disk kernel cache: compiled model units keyed by a content hash of (the unit's C
+// text — which holds the model's IR as rendered kernels and every solver option — and the C
+// compiler's identity and flags). A library is built in a temporary directory next to its
+// final name and renamed into place (codegen::compile_shared_library), so concurrent
+// processes see either no file or a complete one (Warp's kernel cache does the same).
+//
+// Location: $TALON_CACHE_DIR, else $XDG_CACHE_HOME/talon, else $HOME/.cache/talon, else
+// <temp>/talon-cache.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "codegen/c_compiler.h"
+#include "codegen/temp_dir.h"
+#include "common/expected.h"
+
+namespace talon::runtime {
+
+struct KernelCacheOptions {
+  bool enabled = true;              // false: build in a private temporary directory
+  std::filesystem::path directory;  // empty: default_cache_directory()
+  codegen::CCompilerOptions compiler;
+};
+
+std::filesystem::path default_cache_directory();
+
+// The first line of `COMPILER --version` and the flags: part of every cache key, so a new
+// compiler or new flags never reuse an old library.
+std::string compiler_identity(const codegen::CCompilerOptions& compiler);
+
+struct CompiledLibrary {
+  codegen::SharedLibrary library;
+  std::filesystem::path path;
+  bool from_cache = false;     // true: no compilation happened
+  double build_seconds = 0;    // time spent compiling (0 on a hit)
+  // Holds the library file while it is open when the cache is disabled (dlopen shares one
+  // handle per path name, so a path must not be reused while the library is loaded).
+  std::optional<codegen::TemporaryDirectory> private_directory;
+};
+
+// The library of `source`: from the cache when present, else compiled (and cached).
+Expected<CompiledLibrary> load_or_compile(std::string_view source,
+                                          const KernelCacheOptions& options = {});
+
+}  // namespace talon::runtime

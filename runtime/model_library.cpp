@@ -1,0 +1,35 @@
+#include "runtime/model_library.h"
+
+namespace talon::runtime {
+namespace {
+
+// Binds `pointer` to the library's NAME_suffix, recording a failure in `errors`.
+template <class F>
+void bind(const codegen::SharedLibrary& library, const std::string& symbol, F*& pointer,
+          Diagnostics& errors) {
+  Expected<F*> f = library.function<F>(symbol);
+  if (f)
+    pointer = *f;
+  else
+    errors.append(f.diagnostics());
+}
+
+}  // namespace
+
+Expected<ModelLibrary> ModelLibrary::load(CompiledLibrary library, const std::string& name) {
+  ModelLibrary out(std::move(library));
+  const codegen::SharedLibrary& lib = out.library_.library;
+  Diagnostics errors;
+  long (*workspace_size)() = nullptr;
+  bind(lib, name + "_step_params", out.step_, errors);
+  bind(lib, name + "_workspace_init", out.workspace_init_, errors);
+  bind(lib, name + "_step_statistics", out.statistics_, errors);
+  bind(lib, name + "_contact_gaps", out.contact_gaps_, errors);
+  bind(lib, name + "_initial_state", out.initial_state_, errors);
+  bind(lib, name + "_workspace_size", workspace_size, errors);
+  if (errors.has_errors()) return errors;
+  out.workspace_size_ = static_cast<std::size_t>(workspace_size());
+  return out;
+}
+
+}  // namespace talon::runtime

@@ -1,0 +1,78 @@
+// talon::Simulator: load a model, lower it, generate its model unit, compile it (CPU backend:
+// the system C compiler, through the on-disk kernel cache) and step batches of worlds on a
+// thread pool.
+//
+//   Expected<Simulator> sim = talon::load("robot.xml");
+//   runtime::WorldBatch worlds = sim->make_worlds(1024);
+//   sim->rollout(worlds, 0.05, 100);
+//
+// Worlds are independent: per-world controls and parameters, per-world status (a NaN in one
+// world flags that world only).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codegen/model_unit.h"
+#include "frontend/load.h"
+#include "ir/lower/lower.h"
+#include "runtime/kernel_cache.h"
+#include "runtime/model_library.h"
+#include "runtime/thread_pool.h"
+#include "runtime/world_batch.h"
+
+namespace talon {
+
+struct SimulatorOptions {
+  ir::LowerOptions lower;  // fold_params = true gives faster code but no per-world θ
+  codegen::SolverOptions solver;
+  runtime::KernelCacheOptions cache;
+  int threads = 0;  // 0: one per hardware thread
+};
+
+class Simulator {
+ public:
+  static Expected<Simulator> create(Model model, const SimulatorOptions& options = {});
+
+  const Model& model() const { return *model_; }
+  const ir::ResidualProgram& program() const { return *program_; }
+  const codegen::ModelUnit& unit() const { return unit_; }
+  const runtime::ModelLibrary& library() const { return *library_; }
+  int nq() const { return unit_.nq; }
+  int nv() const { return unit_.nv; }
+  int nctrl() const { return unit_.nctrl; }
+  int nparam() const { return unit_.nparam; }
+  double lower_seconds() const { return lower_seconds_; }
+
+  // `count` worlds at the model's reference pose, at rest, zero controls, default parameters.
+  runtime::WorldBatch make_worlds(int count) const;
+  // Clears world w's status and warm start (after the caller changed its state).
+  void reset_world(runtime::WorldBatch& worlds, int w) const;
+  // One step of h for every world not flagged non-finite.
+  void step(runtime::WorldBatch& worlds, double h) const;
+  // `steps` steps; before_step(k, worlds) runs before step k (set controls there).
+  void rollout(runtime::WorldBatch& worlds, double h, int steps,
+               const std::function<void(int, runtime::WorldBatch&)>& before_step = {}) const;
+  // Signed contact gaps of world w after its last step (m; negative = penetration), one per
+  // contact slot (ModelUnit::ncontacts).
+  std::vector<double> contact_gaps(runtime::WorldBatch& worlds, int w) const;
+
+ private:
+  Simulator() = default;
+
+  std::unique_ptr<Model> model_;
+  std::unique_ptr<ir::ResidualProgram> program_;
+  codegen::ModelUnit unit_;
+  std::unique_ptr<runtime::ModelLibrary> library_;
+  std::unique_ptr<runtime::ThreadPool> pool_;
+  std::vector<double> initial_q_, default_params_;
+  double lower_seconds_ = 0;
+};
+
+// Reads (URDF or MJCF) and compiles the model, then creates its Simulator.
+Expected<Simulator> load(const std::string& path, const SimulatorOptions& options = {},
+                         const LoadOptions& load_options = {});
+
+}  // namespace talon

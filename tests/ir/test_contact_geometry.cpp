@@ -1,0 +1,253 @@
+// Contact slots of primitive pairs against hand-computed gaps, points and normals.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ir/interpreter.h"
+#include "ir/lower/contact_geometry.h"
+
+using namespace talon;
+using namespace talon::ir;
+using namespace talon::ir::lower;
+using Catch::Matchers::WithinAbs;
+
+namespace {
+
+// Geoms whose pose entries are Var inputs, so the slot expressions are evaluated by the
+// interpreter rather than folded away.
+class Scene {
+ public:
+  GeomPose geom(GeomType type, const Vec3& size, const Vec3& centre,
+                const Quat& orientation = Quat::Identity()) {
+    GeomPose p;
+    p.type = type;
+    p.size = size;
+    for (int i = 0; i < 3; ++i) p.center[i] = input(centre[i]);
+    const Mat3 r = orientation.normalized().toRotationMatrix();
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) p.rot.m[i][j] = input(r(i, j));
+    return p;
+  }
+
+  struct Slot {
+    double gap;
+    Vec3 point, normal;
+  };
+
+  std::vector<Slot> slots(const GeomPose& a, const GeomPose& b) {
+    const std::vector<ContactPoint> points = contact_points(a, b);
+    REQUIRE(static_cast<int>(points.size()) == contact_slot_count(a.type, b.type));
+    Function f{"slots", inputs_, {}};
+    for (const ContactPoint& c : points)
+      f.outputs.insert(f.outputs.end(), {c.gap, c.point.x, c.point.y, c.point.z, c.normal.x,
+                                         c.normal.y, c.normal.z});
+    const std::vector<double> v = evaluate(f, values_);
+    std::vector<Slot> out;
+    for (std::size_t k = 0; k < points.size(); ++k) {
+      const double* s = &v[7 * k];
+      out.push_back({s[0], Vec3(s[1], s[2], s[3]), Vec3(s[4], s[5], s[6])});
+    }
+    return out;
+  }
+
+ private:
+  Expr input(double value) {
+    inputs_.push_back(graph_.variable("x" + std::to_string(inputs_.size())));
+    values_.push_back(value);
+    return inputs_.back();
+  }
+
+  Graph graph_;
+  std::vector<Expr> inputs_;
+  std::vector<double> values_;
+};
+
+void check_vec(const Vec3& a, const Vec3& b, double tol = 1e-12) {
+  for (int i = 0; i < 3; ++i) CHECK_THAT(a[i], WithinAbs(b[i], tol));
+}
+
+Quat about(const Vec3& axis, double angle) { return Quat(Eigen::AngleAxisd(angle, axis.normalized())); }
+
+double min_gap(const std::vector<Scene::Slot>& slots) {
+  double m = INFINITY;
+  for (const auto& s : slots) m = std::min(m, s.gap);
+  return m;
+}
+
+const Vec3 kUp = Vec3::UnitZ();
+
+}  // namespace
+
+TEST_CASE("contact geometry: plane-sphere gap, midway point and normal") {
+  Scene s;
+  const GeomPose plane = s.geom(GeomType::Plane, {0, 0, 1}, Vec3::Zero());
+  const auto slots = s.slots(plane, s.geom(GeomType::Sphere, {0.1, 0, 0}, {0.3, 0.2, 0.5}));
+  CHECK_THAT(slots[0].gap, WithinAbs(0.4, 1e-15));
+  check_vec(slots[0].normal, kUp);
+  check_vec(slots[0].point, {0.3, 0.2, 0.2});  // halfway between z = 0 and z = 0.4
+}
+
+TEST_CASE("contact geometry: a tilted plane measures along its own normal") {
+  Scene s;
+  const Quat tilt = about(Vec3::UnitX(), 0.3);
+  const GeomPose plane = s.geom(GeomType::Plane, {0, 0, 1}, {0, 0, 0.1}, tilt);
+  const Vec3 centre(0.2, -0.4, 1.0);
+  const auto slots = s.slots(plane, s.geom(GeomType::Sphere, {0.05, 0, 0}, centre));
+  const Vec3 n = tilt * kUp;
+  CHECK_THAT(slots[0].gap, WithinAbs(n.dot(centre - Vec3(0, 0, 0.1)) - 0.05, 1e-14));
+  check_vec(slots[0].normal, n);
+}
+
+TEST_CASE("contact geometry: plane-box corners of a box turned 45 degrees") {
+  Scene s;
+  const GeomPose plane = s.geom(GeomType::Plane, {0, 0, 1}, Vec3::Zero());
+  const Vec3 half(0.1, 0.2, 0.3);
+  const auto slots =
+      s.slots(plane, s.geom(GeomType::Box, half, {0, 0, 1}, about(Vec3::UnitX(), M_PI / 4)));
+  REQUIRE(slots.size() == 8);
+  // Corner (±0.1, y, z) rotated about x lies at height 1 + (y + z)/√2.
+  for (int k = 0; k < 8; ++k) {
+    const double y = (k & 2) ? 0.2 : -0.2, z = (k & 4) ? 0.3 : -0.3;
+    CHECK_THAT(slots[k].gap, WithinAbs(1 + (y + z) / std::sqrt(2.0), 1e-14));
+    check_vec(slots[k].normal, kUp);
+  }
+  CHECK_THAT(min_gap(slots), WithinAbs(1 - 0.5 / std::sqrt(2.0), 1e-14));
+}
+
+TEST_CASE("contact geometry: plane-capsule uses both end spheres") {
+  Scene s;
+  const GeomPose plane = s.geom(GeomType::Plane, {0, 0, 1}, Vec3::Zero());
+  const double tilt = 0.5;  // axis tilted from vertical
+  const auto slots = s.slots(plane, s.geom(GeomType::Capsule, {0.05, 0.2, 0}, {0, 0, 0.5},
+                                           about(Vec3::UnitY(), tilt)));
+  const double dz = 0.2 * std::cos(tilt);
+  CHECK_THAT(slots[0].gap, WithinAbs(0.5 - dz - 0.05, 1e-14));
+  CHECK_THAT(slots[1].gap, WithinAbs(0.5 + dz - 0.05, 1e-14));
+}
+
+TEST_CASE("contact geometry: plane-cylinder touches at the lowest rim points") {
+  Scene s;
+  const GeomPose plane = s.geom(GeomType::Plane, {0, 0, 1}, Vec3::Zero());
+  // A wheel: axis along y (the shipped robot's), radius 0.08, half-width 0.02, centre z 0.1.
+  const auto wheel = s.slots(plane, s.geom(GeomType::Cylinder, {0.08, 0.02, 0}, {0, 0, 0.1},
+                                           about(Vec3::UnitX(), M_PI / 2)));
+  for (const auto& slot : wheel) {
+    CHECK_THAT(slot.gap, WithinAbs(0.02, 1e-14));
+    CHECK_THAT(slot.point.z(), WithinAbs(0.01, 1e-14));
+  }
+  CHECK_THAT(std::abs(wheel[0].point.y() - wheel[1].point.y()), WithinAbs(0.04, 1e-14));
+  // Cambered by α about x: the end circles drop by ±L sin α and the rim by r cos α.
+  Scene s2;
+  const double alpha = 0.3;
+  const GeomPose plane2 = s2.geom(GeomType::Plane, {0, 0, 1}, Vec3::Zero());
+  const auto cambered = s2.slots(plane2, s2.geom(GeomType::Cylinder, {0.08, 0.02, 0}, {0, 0, 0.1},
+                                                 about(Vec3::UnitX(), M_PI / 2 + alpha)));
+  const double drop = 0.08 * std::cos(alpha);
+  std::vector<double> gaps{cambered[0].gap, cambered[1].gap};
+  std::sort(gaps.begin(), gaps.end());
+  CHECK_THAT(gaps[0], WithinAbs(0.1 - 0.02 * std::sin(alpha) - drop, 1e-12));
+  CHECK_THAT(gaps[1], WithinAbs(0.1 + 0.02 * std::sin(alpha) - drop, 1e-12));
+}
+
+TEST_CASE("contact geometry: sphere-sphere and sphere-capsule") {
+  Scene s;
+  const auto ss = s.slots(s.geom(GeomType::Sphere, {0.1, 0, 0}, {0, 0, 0}),
+                          s.geom(GeomType::Sphere, {0.2, 0, 0}, {0.3, 0.4, 0}));
+  CHECK_THAT(ss[0].gap, WithinAbs(0.5 - 0.3, 1e-15));
+  check_vec(ss[0].normal, {0.6, 0.8, 0});
+  check_vec(ss[0].point, Vec3(0.6, 0.8, 0) * 0.2);  // midway between radii 0.1 and 0.3
+
+  Scene s2;
+  const GeomPose capsule = s2.geom(GeomType::Capsule, {0.05, 0.3, 0}, Vec3::Zero());  // along z
+  // Beside the middle of the segment, then beyond its end.
+  const auto side = s2.slots(s2.geom(GeomType::Sphere, {0.1, 0, 0}, {0.4, 0, 0.1}), capsule);
+  CHECK_THAT(side[0].gap, WithinAbs(0.4 - 0.15, 1e-14));
+  check_vec(side[0].normal, {-1, 0, 0});
+  const auto end = s2.slots(s2.geom(GeomType::Sphere, {0.1, 0, 0}, {0, 0.3, 0.7}), capsule);
+  CHECK_THAT(end[0].gap, WithinAbs(0.5 - 0.15, 1e-14));
+}
+
+TEST_CASE("contact geometry: capsule-capsule closest points of crossing and parallel segments") {
+  Scene s;
+  const GeomPose a = s.geom(GeomType::Capsule, {0.05, 0.5, 0}, Vec3::Zero(), about(Vec3::UnitY(), M_PI / 2));
+  const GeomPose b = s.geom(GeomType::Capsule, {0.04, 0.5, 0}, {0.1, 0.2, 0.3}, about(Vec3::UnitX(), M_PI / 2));
+  // a along x through the origin, b along y through (0.1, ·, 0.3): closest distance 0.3.
+  const auto crossing = s.slots(a, b);
+  CHECK_THAT(crossing[0].gap, WithinAbs(0.3 - 0.09, 1e-14));
+  check_vec(crossing[0].normal, kUp);
+  CHECK_THAT(crossing[0].point.x(), WithinAbs(0.1, 1e-14));
+
+  Scene s2;
+  const GeomPose c = s2.geom(GeomType::Capsule, {0.05, 0.5, 0}, Vec3::Zero());
+  const GeomPose d = s2.geom(GeomType::Capsule, {0.05, 0.5, 0}, {0.2, 0, 0.3});
+  const auto parallel = s2.slots(c, d);
+  CHECK_THAT(parallel[0].gap, WithinAbs(0.2 - 0.1, 1e-12));
+  check_vec(parallel[0].normal, Vec3::UnitX(), 1e-9);
+}
+
+TEST_CASE("contact geometry: sphere-box outside a face, at a corner and inside") {
+  Scene s;
+  const Vec3 half(0.1, 0.2, 0.3);
+  const Quat turn = about(Vec3::UnitZ(), 0.3);
+  const GeomPose box = s.geom(GeomType::Box, half, {1, 0, 0}, turn);
+  auto sphere_at = [&](const Vec3& local) {
+    return s.slots(s.geom(GeomType::Sphere, {0.05, 0, 0}, Vec3(1, 0, 0) + turn * local), box)[0];
+  };
+  const auto face = sphere_at({0.3, 0.05, 0.1});
+  CHECK_THAT(face.gap, WithinAbs(0.2 - 0.05, 1e-14));
+  check_vec(face.normal, -(turn * Vec3::UnitX()));  // from the sphere to the box
+  const auto corner = sphere_at({0.2, 0.4, 0.5});
+  CHECK_THAT(corner.gap, WithinAbs(std::sqrt(0.01 + 0.04 + 0.04) - 0.05, 1e-14));
+  const auto inside = sphere_at({0.02, 0.02, 0.25});  // 0.05 below the +z face
+  CHECK_THAT(inside.gap, WithinAbs(-0.05 - 0.05, 1e-14));
+  check_vec(inside.normal, -(turn * Vec3::UnitZ()));
+}
+
+TEST_CASE("contact geometry: box-box corners of a box resting on another") {
+  Scene s;
+  const GeomPose base = s.geom(GeomType::Box, {0.5, 0.5, 0.1}, Vec3::Zero());
+  const GeomPose top = s.geom(GeomType::Box, {0.1, 0.1, 0.1}, {0.1, -0.2, 0.23}, about(kUp, 0.4));
+  const auto slots = s.slots(base, top);
+  REQUIRE(slots.size() == 16);
+  // The top box's four bottom corners hover 0.03 above the base's face, normal +z.
+  int touching = 0;
+  for (int k = 0; k < 8; ++k)
+    if (std::abs(slots[k].gap - 0.03) < 1e-12) {
+      ++touching;
+      check_vec(slots[k].normal, kUp);
+      CHECK_THAT(slots[k].point.z(), WithinAbs(0.115, 1e-12));
+    }
+  CHECK(touching == 4);
+  CHECK_THAT(min_gap(slots), WithinAbs(0.03, 1e-12));
+  // The base's corners are far from the top box.
+  for (int k = 8; k < 16; ++k) CHECK(slots[k].gap > 0.1);
+}
+
+TEST_CASE("contact geometry: box-cylinder rim points against a box face and edge") {
+  Scene s;
+  const GeomPose box = s.geom(GeomType::Box, {0.15, 0.5, 0.02}, {1, 0, 0.02});
+  const Quat axis_y = about(Vec3::UnitX(), M_PI / 2);
+  // A wheel above the top face: rim 0.01 above it.
+  const auto above = s.slots(box, s.geom(GeomType::Cylinder, {0.08, 0.02, 0}, {1, 0, 0.13}, axis_y));
+  for (const auto& slot : above) {
+    CHECK_THAT(slot.gap, WithinAbs(0.01, 1e-14));
+    check_vec(slot.normal, kUp);
+  }
+  // A wheel in front of the top front edge (x = 0.85, z = 0.04): distance from the edge to
+  // the axis minus the radius, along the line from the edge to the axis.
+  const Vec3 centre(0.85 - 0.05, 0, 0.04 + 0.07);
+  const auto edge = s.slots(box, s.geom(GeomType::Cylinder, {0.08, 0.02, 0}, centre, axis_y));
+  for (const auto& slot : edge) {
+    CHECK_THAT(slot.gap, WithinAbs(std::hypot(0.05, 0.07) - 0.08, 1e-12));
+    check_vec(slot.normal, Vec3(-0.05, 0, 0.07).normalized(), 1e-12);
+  }
+}
+
+TEST_CASE("contact geometry: pairs without a collider have no slots") {
+  CHECK(contact_slot_count(GeomType::Sphere, GeomType::Cylinder) == 0);
+  CHECK(contact_slot_count(GeomType::Cylinder, GeomType::Cylinder) == 0);
+  CHECK(contact_slot_count(GeomType::Plane, GeomType::Mesh) == 0);
+  CHECK(canonical_pair_order(GeomType::Plane, GeomType::Box));
+  CHECK_FALSE(canonical_pair_order(GeomType::Cylinder, GeomType::Box));
+}

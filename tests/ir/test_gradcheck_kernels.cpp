@@ -1,0 +1,148 @@
+// Every derivative kernel against central finite differences of the residual (interpreter),
+// on hand-built and shipped models; and the frozen-W operator against the exact one.
+#include <cmath>
+#include <fstream>
+
+#include "frontend/load.h"
+#include "test_lower_support.h"
+
+using namespace talon;
+using namespace talon::lower_test;
+
+namespace {
+
+constexpr double kTolerance = 1e-5;
+
+void check_kernels(const ir::ResidualProgram& prog, int samples, uint64_t seed, int max_columns) {
+  ir::GradcheckOptions options;
+  options.max_columns = max_columns;
+  const ir::GradcheckReport report = ir::gradcheck_kernels(prog, samples, seed, options);
+  INFO(report.format());
+  REQUIRE(report.kernels.size() == 7);
+  for (const ir::KernelCheck& k : report.kernels) CHECK(k.compared > 0);
+  CHECK(report.max_rel_error < kTolerance);
+}
+
+ir::ResidualProgram load_and_lower(const std::string& path, const LoadOptions& load = {}) {
+  Expected<Model> model = load_model(path, load);
+  INFO(model.diagnostics().format());
+  REQUIRE(model.ok());
+  return lower(*model);
+}
+
+// A limited pendulum with every kind of actuator and a spring, hanging from a slider.
+Model actuated_chain() {
+  ModelSpec spec;
+  spec.name = "chain";
+  const int cart = add_box_body(spec, "cart", -1, {0, 0, 1}, 2.0, {0.2, 0.1, 0.05});
+  const int slide = add_joint(spec, "slide", cart, JointType::Slide, Vec3::UnitX());
+  spec.joints[slide].limited = true;
+  spec.joints[slide].range_lower = -0.5;
+  spec.joints[slide].range_upper = 0.5;
+  const int pole = add_box_body(spec, "pole", cart, {0, 0, -0.1}, 0.5, {0.02, 0.02, 0.3});
+  spec.bodies[pole].com = {0, 0, -0.3};
+  const int hinge = add_joint(spec, "hinge", pole, JointType::Hinge, Vec3(0, 1, 0.2));
+  spec.joints[hinge].limited = true;
+  spec.joints[hinge].range_lower = -1;
+  spec.joints[hinge].range_upper = 1;
+  spec.joints[hinge].stiffness = 3;
+  spec.joints[hinge].damping = 0.4;
+  ActuatorSpec servo;
+  servo.name = "servo";
+  servo.joint = hinge;
+  servo.type = ActuatorType::Position;
+  servo.gain = 20;
+  servo.bias = {0, -20, -1};
+  spec.actuators.push_back(servo);
+  ActuatorSpec motor;
+  motor.name = "push";
+  motor.joint = slide;
+  motor.gear = 3;
+  spec.actuators.push_back(motor);
+  add_geom(spec, "floor", -1, GeomType::Plane, {0, 0, 1});
+  add_geom(spec, "tip", pole, GeomType::Sphere, {0.05, 0, 0},
+           Pose{{0, 0, -0.6}, Quat::Identity()}, 0.8);
+  return compile(spec);
+}
+
+}  // namespace
+
+TEST_CASE("gradcheck: kernels of an actuated, limited chain with contact") {
+  check_kernels(lower(actuated_chain()), 3, 1, 0);
+}
+
+TEST_CASE("gradcheck: kernels with folded parameters") {
+  check_kernels(lower(actuated_chain(), {.fold_params = true}), 2, 2, 0);
+}
+
+TEST_CASE("gradcheck: kernels of the shipped models") {
+  const std::string dir = TALON_MODELS_DIR;
+  for (const char* name : {"sliding_box.xml", "sphere_drop.xml", "box_stack.xml",
+                           "cartpole.urdf", "double_pendulum.urdf", "three_wheeler_scene.xml"}) {
+    SECTION(name) { check_kernels(load_and_lower(dir + "/" + name), 2, 3, 48); }
+  }
+  SECTION("three_wheeler.urdf, floating base") {
+    LoadOptions floating;
+    floating.floating_base = true;
+    check_kernels(load_and_lower(dir + "/three_wheeler.urdf", floating), 2, 4, 48);
+  }
+}
+
+TEST_CASE("gradcheck: kernels of MuJoCo's humanoid (multi-hinge bodies, capsule contacts)") {
+  const std::string path = "/usr/share/mujoco/model/humanoid/humanoid.xml";
+  if (!std::ifstream(path)) {
+    WARN("MuJoCo's model files are not installed: skipped");
+    return;
+  }
+  check_kernels(load_and_lower(path), 1, 5, 24);
+}
+
+TEST_CASE("gradcheck: frozen and exact Jacobians differ only by W's derivative (sliding box)") {
+  const ir::ResidualProgram prog = load_and_lower(std::string(TALON_MODELS_DIR) + "/sliding_box.xml");
+  // The box resting on the floor, sliding at 2 m/s along x, with its weight on the corners
+  // and each corner's friction on the cone, opposing the slip.
+  ir::KernelPoint p = rest_point(prog, 0.05);
+  p.u_minus[0] = 2.0;
+  p.u_plus[0] = 1.9;
+  for (const ir::ContactSlot& slot : prog.slots) {
+    p.lambda[slot.normal_row] = 9.81 * 0.05 / 4;
+    p.lambda[slot.friction_row] = -0.5 * p.lambda[slot.normal_row];
+  }
+  const std::vector<double> w = output(prog, "residual", "friction_w", p);
+  p.friction_w = w;
+  for (double x : w) CHECK(x > 1.0);  // sliding: W = |v_t|/|λ_t|
+  const std::vector<double> jhat = ir::evaluate_kernel(prog, "jhat", p, w);
+
+  // Exact ∂r_con/∂u⁺ by central differences of `residual`, and ∂W/∂u⁺ likewise.
+  const int n = prog.ndyn();
+  std::vector<std::vector<double>> exact(prog.nrows, std::vector<double>(n)),
+      dw(prog.nfriction, std::vector<double>(n));
+  for (int c = 0; c < n; ++c) {
+    const double step = 1e-7;
+    ir::KernelPoint plus = p, minus = p;
+    plus.u_plus[c] += step;
+    minus.u_plus[c] -= step;
+    const std::vector<double> rp = output(prog, "residual", "r_con", plus),
+                              rm = output(prog, "residual", "r_con", minus);
+    const std::vector<double> wp = output(prog, "residual", "friction_w", plus),
+                              wm = output(prog, "residual", "friction_w", minus);
+    for (int r = 0; r < prog.nrows; ++r) exact[r][c] = (rp[r] - rm[r]) / (2 * step);
+    for (int k = 0; k < prog.nfriction; ++k) dw[k][c] = (wp[k] - wm[k]) / (2 * step);
+  }
+  std::vector<std::vector<double>> frozen(prog.nrows, std::vector<double>(n, 0.0));
+  for (std::size_t e = 0; e < jhat.size(); ++e) frozen[prog.jhat_row[e]][prog.jhat_col[e]] = jhat[e];
+
+  double largest_w_term = 0;
+  for (int r = 0; r < prog.nrows; ++r) {
+    const ir::ConstraintRowInfo& info = prog.rows[r];
+    for (int c = 0; c < n; ++c) {
+      double w_term = 0;  // λ_t ∂W/∂u⁺ on friction rows, nothing elsewhere
+      if (info.kind == ir::RowKind::Friction)
+        w_term = p.lambda[r] * dw[prog.slots[info.slot].friction_index][c];
+      largest_w_term = std::max(largest_w_term, std::abs(w_term));
+      CHECK(exact[r][c] - frozen[r][c] == Approx(w_term).margin(1e-6));
+    }
+  }
+  // The difference is not negligible: W's slip dependence is what the frozen operator drops.
+  CHECK(largest_w_term > 0.1);
+}
