@@ -29,6 +29,8 @@ Expected<Model> load_for_cli(const ModelArgs& args, bool quiet_notes);
 
 void add_inspect_command(CLI::App& app, int& exit_code);
 void add_ir_command(CLI::App& app, int& exit_code);
+void add_simulate_command(CLI::App& app, int& exit_code);
+void add_compile_command(CLI::App& app, int& exit_code);
 void add_gradcheck_command(CLI::App& app, int& exit_code);
 
 }  // namespace talon::cli

@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   talon::cli::add_inspect_command(app, exit_code);
   talon::cli::add_ir_command(app, exit_code);
+  talon::cli::add_simulate_command(app, exit_code);
+  talon::cli::add_compile_command(app, exit_code);
   talon::cli::add_gradcheck_command(app, exit_code);
   try {
     app.parse(argc, argv);

@@ -78,9 +78,11 @@ struct GeomSpec {
   Vec3 mesh_scale = Vec3::Ones();
 };
 
-// force = gear * (gain * ctrl + bias[0] + bias[1] * q + bias[2] * qdot), MuJoCo's affine
-// actuator with a joint transmission. Motor: gain 1; position: gain kp, bias (0, -kp, -kv);
-// velocity: gain kv, bias (0, 0, -kv).
+// Joint torque = gear * (gain * ctrl + bias[0] + bias[1] * q + bias[2] * qdot), q the joint
+// coordinate: MuJoCo's affine actuator with a joint transmission, whose bias acts on the
+// actuator length gear * q — so bias[1] and bias[2] hold MuJoCo's biasprm times gear.
+// With gear 1: motor gain 1; position gain kp, bias (0, -kp, -kv); velocity gain kv,
+// bias (0, 0, -kv).
 struct ActuatorSpec {
   std::string name;
   SpecOrigin origin;

@@ -61,6 +61,13 @@ Expected<CompiledLibrary> compile_privately(std::string_view source,
 
 }  // namespace
 
+codegen::CCompilerOptions default_unit_compiler() {
+  codegen::CCompilerOptions options;
+  for (std::string& flag : options.flags)
+    if (flag == "-O2") flag = "-O1";
+  return options;
+}
+
 std::filesystem::path default_cache_directory() {
   if (auto dir = environment_path("TALON_CACHE_DIR"); !dir.empty()) return dir;
   if (auto dir = environment_path("XDG_CACHE_HOME"); !dir.empty()) return dir / "talon";

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
+#include <limits>
 
 namespace talon {
 namespace {
@@ -118,6 +118,18 @@ std::vector<double> Simulator::contact_gaps(runtime::WorldBatch& worlds, int w) 
   std::vector<double> gaps(unit_.ncontacts);
   library_->contact_gaps(worlds.workspace_of(w), gaps.data());
   return gaps;
+}
+
+std::vector<double> Simulator::min_contact_gaps(runtime::WorldBatch& worlds) const {
+  std::vector<double> out(worlds.count, std::numeric_limits<double>::infinity());
+  if (unit_.ncontacts == 0) return out;
+  pool_->parallel_for(worlds.count, [&](int w) {
+    if (worlds.status[w] & (runtime::kWorldNonFinite | runtime::kWorldBadStep)) return;
+    std::vector<double> gaps(unit_.ncontacts);
+    library_->contact_gaps(worlds.workspace_of(w), gaps.data());
+    out[w] = *std::min_element(gaps.begin(), gaps.end());
+  });
+  return out;
 }
 
 Expected<Simulator> load(const std::string& path, const SimulatorOptions& options,

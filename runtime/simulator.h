@@ -58,6 +58,9 @@ class Simulator {
   // Signed contact gaps of world w after its last step (m; negative = penetration), one per
   // contact slot (ModelUnit::ncontacts).
   std::vector<double> contact_gaps(runtime::WorldBatch& worlds, int w) const;
+  // The smallest contact gap of every world after its last step (m; +inf without contacts or
+  // for a non-finite world), computed on the thread pool.
+  std::vector<double> min_contact_gaps(runtime::WorldBatch& worlds) const;
 
  private:
   Simulator() = default;

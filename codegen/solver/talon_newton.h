@@ -165,10 +165,10 @@ static TALON_CALLABLE int talon_frozen_direction(talon_workspace* ws) {
       ws->rhs[t + 1] += dw * lambda[t + 1];
     }
   }
-  talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, ws->body_a);
-  talon_jhat_apply_add(ws->lin + TALON_LIN_JHAT, ws->body_a, ws->rhs);
-  iterations = talon_pcr_solve(ws);
-  for (i = 0; i < TALON_NV; ++i) ws->du[i] = -ws->body_a[i];
+  talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, ws->du);
+  talon_jhat_apply_add(ws->lin + TALON_LIN_JHAT, ws->du, ws->rhs);
+  for (i = 0; i < TALON_NV; ++i) ws->du[i] = -ws->du[i];
+  iterations = talon_pcr_solve(ws); /* (it uses body_a and body_b as scratch) */
   return iterations;
 }
 

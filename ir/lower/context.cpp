@@ -52,7 +52,8 @@ Row& Context::add_complementarity_row(RowKind kind, const std::string& label, Ex
                                       Expr fb_scale, Expr compliance) {
   Row& row = add_row(kind, label);
   const Expr c = gap + compliance * row.lambda / h;
-  const Expr phi = fischer_burmeister(c, fb_scale * row.lambda, options.fb_epsilon_sq);
+  const Expr r_lambda = fb_scale * row.lambda;
+  const Expr phi = c + r_lambda - sqrt(c * c + r_lambda * r_lambda + options.fb_epsilon_sq * h * h);
   row.residual = phi / h;
   row.residual_frozen = row.residual;
   row.merit = row.residual;

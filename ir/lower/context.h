@@ -138,7 +138,7 @@ class Context {
   // A bilateral or servo row e + αλ (velocity units) whose impulse acts through ∂rho/∂u⁺.
   Row& add_compliant_row(RowKind kind, const std::string& label, Expr e, Expr alpha, Expr rho);
   // A Fischer–Burmeister row on a gap g(q⁺) ≥ 0 ⟂ λ ≥ 0 (DESIGN, impulse form):
-  //   φ = c + rλ − √(c² + r²λ² + ε²), c = g + Eλ/h (E: compliance), residual φ/h,
+  //   φ = c + rλ − √(c² + r²λ² + ε²h²), c = g + Eλ/h (E: compliance), residual φ/h,
   // r = h·[J M̃⁻¹ Jᵀ] (`fb_scale`) so both arguments are lengths; the impulse acts through
   // ∂(g/h)/∂u⁺.
   Row& add_complementarity_row(RowKind kind, const std::string& label, Expr gap, Expr fb_scale,

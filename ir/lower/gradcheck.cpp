@@ -62,22 +62,55 @@ struct Coordinate {
   std::string label;
 };
 
+// The step's scale: |x| for parameters (inertias of 1e-5 kg·m² are common and 1/I is
+// strongly curved there), else max(0.01, |x|).
+double step_scale(const Coordinate& c, double x) {
+  if (c.field == &KernelPoint::params && x != 0) return std::abs(x);
+  return std::max(0.01, std::abs(x));
+}
+
 std::vector<Coordinate> coordinates(Vector KernelPoint::*field, int n, const std::string& name) {
   std::vector<Coordinate> out;
   for (int i = 0; i < n; ++i) out.push_back({field, i, name + "[" + std::to_string(i) + "]"});
   return out;
 }
 
-// Central difference of f along one coordinate.
+// Values of a function at a point, with the magnitudes that bound their rounding errors.
+struct Sample {
+  Vector value, magnitude;
+};
+
+Sample plain(Vector v) {
+  Vector m(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) m[i] = std::abs(v[i]);
+  return {std::move(v), std::move(m)};
+}
+
+// A central difference and its rounding noise: the difference cannot resolve changes
+// below ~ε·|f|/step, so comparisons discount them (a factor 100 covers the rounding of the
+// many operations behind each residual entry).
+struct Difference {
+  Vector value, noise;
+};
+
+Difference central(const Sample& a, const Sample& b, double step) {
+  constexpr double kRounding = 100 * 2.220446049250313e-16;
+  Difference d{Vector(a.value.size()), Vector(a.value.size())};
+  for (std::size_t i = 0; i < a.value.size(); ++i) {
+    d.value[i] = (a.value[i] - b.value[i]) / (2 * step);
+    d.noise[i] = kRounding * (a.magnitude[i] + b.magnitude[i]) / (2 * step);
+  }
+  return d;
+}
+
+// Central difference of f (returning a Sample) along one coordinate.
 template <class F>
-Vector difference(const KernelPoint& p, const Coordinate& c, double rel_step, F f) {
+Difference difference(const KernelPoint& p, const Coordinate& c, double rel_step, F f) {
   KernelPoint plus = p, minus = p;
-  const double step = rel_step * std::max(0.01, std::abs((p.*c.field)[c.index]));
+  const double step = rel_step * step_scale(c, (p.*c.field)[c.index]);
   (plus.*c.field)[c.index] += step;
   (minus.*c.field)[c.index] -= step;
-  Vector a = f(plus), b = f(minus);
-  for (std::size_t i = 0; i < a.size(); ++i) a[i] = (a[i] - b[i]) / (2 * step);
-  return a;
+  return central(f(plus), f(minus), step);
 }
 
 class Comparison {
@@ -85,20 +118,25 @@ class Comparison {
   explicit Comparison(std::string kernel) { check_.kernel = std::move(kernel); }
 
   // Compares kernel values k with finite differences f, entry by entry (see gradcheck.h).
-  void compare(const Vector& k, const Vector& f, const std::string& where) {
+  void compare(const Vector& k, const Difference& f, const std::string& where) {
     double scale = 0;
-    for (double v : f) scale = std::max(scale, std::abs(v));
+    for (double v : f.value) scale = std::max(scale, std::abs(v));
     for (std::size_t i = 0; i < k.size(); ++i) {
+      const double excess = std::max(0.0, std::abs(k[i] - f.value[i]) - f.noise[i]);
       const double err =
-          std::abs(k[i] - f[i]) / (std::max(std::abs(k[i]), std::abs(f[i])) + 1e-3 * scale + 1e-10);
+          excess / (std::max(std::abs(k[i]), std::abs(f.value[i])) + 1e-3 * scale + 1e-10);
       ++check_.compared;
       if (!(err <= check_.max_rel_error)) {
         check_.max_rel_error = std::isnan(err) ? INFINITY : err;
         std::ostringstream w;
-        w << where << " entry " << i << ": kernel " << k[i] << ", finite difference " << f[i];
+        w << where << " entry " << i << ": kernel " << k[i] << ", finite difference "
+          << f.value[i] << " (noise " << f.noise[i] << ")";
         check_.worst = w.str();
       }
     }
+  }
+  void compare(const Vector& k, const Vector& exact, const std::string& where) {
+    compare(k, Difference{exact, Vector(exact.size(), 0.0)}, where);
   }
   KernelCheck result() const { return check_; }
 
@@ -152,6 +190,12 @@ class Checker {
   }
 
   double step() const { return opt_.relative_step; }
+  auto frozen() {
+    return [this](const KernelPoint& x) { return plain(eval_.frozen_constraints(x)); };
+  }
+  auto full() {
+    return [this](const KernelPoint& x) { return plain(eval_.full_residual(x)); };
+  }
 
   void check_jhat(const KernelPoint& p) {
     const Vector values = eval_.run("jhat", p, p.friction_w);
@@ -159,8 +203,7 @@ class Checker {
       Vector k(prog_.nrows, 0.0);
       for (std::size_t e = 0; e < values.size(); ++e)
         if (prog_.jhat_col[e] == col) k[prog_.jhat_row[e]] = values[e];
-      const Vector f = difference(p, {&KernelPoint::u_plus, col, ""}, step(),
-                                  [&](const KernelPoint& x) { return eval_.frozen_constraints(x); });
+      const Difference f = difference(p, {&KernelPoint::u_plus, col, ""}, step(), frozen());
       comparison("jhat").compare(k, f, "u_plus[" + std::to_string(col) + "]");
     }
   }
@@ -170,8 +213,7 @@ class Checker {
     for (int col : pick(prog_.nrows, opt_.max_columns, rng_)) {
       Vector k(prog_.nrows, 0.0);
       k[col] = c[col];
-      const Vector f = difference(p, {&KernelPoint::lambda, col, ""}, step(),
-                                  [&](const KernelPoint& x) { return eval_.frozen_constraints(x); });
+      const Difference f = difference(p, {&KernelPoint::lambda, col, ""}, step(), frozen());
       comparison("c_diag").compare(k, f, "lambda[" + std::to_string(col) + "]");
     }
   }
@@ -197,9 +239,9 @@ class Checker {
       const std::array<double, 36> block = mass_block(mass, b, false);
       Vector k(prog_.ndyn(), 0.0);
       for (int r = 0; r < 6; ++r) k[6 * b + r] = block[6 * r + col % 6];
-      Vector f = difference(at_rest, {&KernelPoint::u_plus, col, ""}, step(),
-                            [&](const KernelPoint& x) { return eval_.full_residual(x); });
-      f.resize(prog_.ndyn());
+      Difference f = difference(at_rest, {&KernelPoint::u_plus, col, ""}, step(), full());
+      f.value.resize(prog_.ndyn());
+      f.noise.resize(prog_.ndyn());
       cmp.compare(k, f, "dr_dyn/du_plus[" + std::to_string(col) + "]");
     }
     // r_dyn(u⁺ = 0, λ = 0) = −M̃ũ and M̃ M̃⁻¹ = I.
@@ -229,20 +271,27 @@ class Checker {
   void check_diag_a(const KernelPoint& p) {
     const Vector diag = eval_.run("diag_a", p, p.friction_w);
     const Vector mass = eval_.run("mass", p);
-    auto frozen = [&](const KernelPoint& x) { return eval_.frozen_constraints(x); };
     for (int row : pick(prog_.nrows, std::min(opt_.max_columns, 16), rng_)) {
       const ConstraintRowInfo& info = prog_.rows[row];
-      double expected = difference(p, {&KernelPoint::lambda, row, ""}, step(), frozen)[row];
+      const Difference c = difference(p, {&KernelPoint::lambda, row, ""}, step(), frozen());
+      double expected = c.value[row], noise = c.noise[row];
       for (int b : {info.body, info.other}) {
         if (b < 0) continue;
-        Vector j(6);
-        for (int i = 0; i < 6; ++i)
-          j[i] = difference(p, {&KernelPoint::u_plus, 6 * b + i, ""}, step(), frozen)[row];
+        Vector j(6), n(6);
+        for (int i = 0; i < 6; ++i) {
+          const Difference d = difference(p, {&KernelPoint::u_plus, 6 * b + i, ""}, step(), frozen());
+          j[i] = d.value[row];
+          n[i] = d.noise[row];
+        }
         const std::array<double, 36> inv = mass_block(mass, b, true);
         for (int r = 0; r < 6; ++r)
-          for (int c = 0; c < 6; ++c) expected += j[r] * inv[6 * r + c] * j[c];
+          for (int k = 0; k < 6; ++k) {
+            expected += j[r] * inv[6 * r + k] * j[k];
+            noise += std::abs(inv[6 * r + k]) * (std::abs(j[r]) * n[k] + n[r] * std::abs(j[k]));
+          }
       }
-      comparison("diag_a").compare({diag[row]}, {expected}, prog_.rows[row].label);
+      comparison("diag_a").compare({diag[row]}, Difference{{expected}, {noise}},
+                                   prog_.rows[row].label);
     }
   }
 
@@ -262,15 +311,18 @@ class Checker {
       plus.lambda[i] += s * t_l[i];
       minus.lambda[i] -= s * t_l[i];
     }
-    Vector f = eval_.full_residual(plus);
-    const Vector b = eval_.full_residual(minus);
-    for (std::size_t i = 0; i < f.size(); ++i) f[i] = (f[i] - b[i]) / (2 * s);
-    comparison("jvp_exact").compare(k, f, "random direction");
+    comparison("jvp_exact").compare(k, central(full()(plus), full()(minus), s), "random direction");
   }
 
-  Vector weighted(const KernelPoint& x, const Vector& w) {
+  // wᵀr and Σ|wᵢrᵢ| (its rounding scale).
+  Sample weighted(const KernelPoint& x, const Vector& w) {
     const Vector r = eval_.full_residual(x);
-    return {std::inner_product(r.begin(), r.end(), w.begin(), 0.0)};
+    double value = 0, magnitude = 0;
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      value += w[i] * r[i];
+      magnitude += std::abs(w[i] * r[i]);
+    }
+    return {{value}, {magnitude}};
   }
 
   void check_pullback(const KernelPoint& p, const std::string& kernel,
@@ -278,8 +330,8 @@ class Checker {
     const Vector w = random_vector(prog_.ndyn() + prog_.nrows, rng_);
     const Vector k = eval_.run(kernel, p, w);
     for (int c : pick(static_cast<int>(coords.size()), opt_.max_columns, rng_)) {
-      const Vector f = difference(p, coords[c], step(),
-                                  [&](const KernelPoint& x) { return weighted(x, w); });
+      const Difference f = difference(p, coords[c], step(),
+                                      [&](const KernelPoint& x) { return weighted(x, w); });
       comparison(kernel).compare({k[c]}, f, coords[c].label);
     }
   }

@@ -51,11 +51,12 @@ struct GradcheckOptions {
   // Columns (u⁺ entries, λ entries, data entries) differenced per sample and kernel; large
   // models are checked on a random subset. <= 0: all.
   int max_columns = 64;
-  double relative_step = 1e-6;
+  double relative_step = 1e-5;
 };
 
-// Relative error of an entry: |k − f| / (max(|k|, |f|) + 1e-3·max|f| over the compared
-// vector + 1e-10), k the kernel's value and f the finite difference.
+// Relative error of an entry: max(0, |k − f| − noise) / (max(|k|, |f|) + 1e-3·max|f| over
+// the compared vector + 1e-10), k the kernel's value, f the finite difference and noise
+// its rounding error, 100·ε·|residual|/step (what differencing cannot resolve).
 GradcheckReport gradcheck_kernels(const ResidualProgram& prog, int samples, uint64_t seed,
                                   const GradcheckOptions& options = {});
 

@@ -28,9 +28,12 @@ namespace talon::ir {
 struct LowerOptions {
   // Replace every parameter θ by its Model value (the params input is then empty).
   bool fold_params = false;
-  // ε² of the Fischer–Burmeister function of normal contacts and joint limits (length² or
-  // angle² units; DESIGN default 1e-8).
-  double fb_epsilon_sq = 1e-8;
+  // ε² of the Fischer–Burmeister function of normal contacts and joint limits, in velocity
+  // units ((m/s)² or (rad/s)²): the rows use √(c² + r²λ² + ε²h²). A fixed length ε would
+  // leave the smoothed solution's gap c = ε²/(2rλ) growing like 1/h² at rest (rλ ~ g h²):
+  // 0.5 mm, popping the body up at 0.5 m/s, at h = 1 ms with ε² = 1e-8 m². Scaling ε with h
+  // keeps that gap near ε²/(k m g) ≈ 1e-11 m for every h.
+  double fb_epsilon_sq = 1e-10;
   // ε of the smoothed norms and of the friction FB (velocity / impulse units).
   double friction_epsilon = 1e-10;
   // Floor of the friction weight's denominator |λ_t| + φ_f/k_t (impulse units).

@@ -1,10 +1,12 @@
 // Actuators and passive joint forces.
 //
 // MuJoCo's affine actuator with a joint transmission (gear g, joint coordinate θ):
-//   force = gain·ctrl + b₀ + b₁·(gθ) + b₂·(gθ̇),  joint torque τ = g·force.
+//   force = gain·ctrl + b₀ + β₁·(gθ) + β₂·(gθ̇),  joint torque τ = g·force.
+// The Model stores b₁ = gβ₁ and b₂ = gβ₂ (its bias acts on joint coordinates, spec.h), so
+//   τ = g(gain·ctrl + b₀ + b₁θ + b₂θ̇).
 // Servo rows (b₁ < 0 or b₂ < 0: `position`, `velocity` and servo-like `general`): the law
 // holds at the *end* of the step, with θ⁺ = θ⁻ + hθ̇⁺ and the impulse λ = hτ⁺. Writing
-// K_p = −g²b₁, K_d = −g²b₂, τ₀ = g(gain·ctrl + b₀):
+// K_p = −g·b₁, K_d = −g·b₂, τ₀ = g(gain·ctrl + b₀):
 //   τ⁺ = τ₀ − K_pθ⁺ − K_dθ̇⁺ = τ₀ − K_pθ⁻ − (hK_p + K_d)θ̇⁺
 //   ⇔  e + αλ = 0,  e = θ̇⁺ + (K_pθ⁻ − τ₀)/(hK_p + K_d),  α = 1/(h(hK_p + K_d)).
 // For `position` (gain = k_p, b = (0, −k_p, −k_v), g = 1) this is e = θ̇⁺ + k_p(θ⁻ − θ*)/(hk_p + k_v);
@@ -104,7 +106,7 @@ void build_servo_rows(Context& ctx) {
     const Context::ActuatorParams& p = ctx.actuator_params[a];
     const double g = m.act_gear[a];
     add_implicit_law_row(ctx, j, "servo '" + named(m.act_name[a], "actuator", a) + "'",
-                         -g * g * p.bias1, -g * g * p.bias2,
+                         -g * p.bias1, -g * p.bias2,
                          g * (p.gain * clamped_ctrl(ctx, a) + p.bias0));
     ctx.rows.back().info.actuator = a;
   }
@@ -129,8 +131,7 @@ void build_joint_forces(Context& ctx) {
     const Context::ActuatorParams& p = ctx.actuator_params[a];
     const double g = m.act_gear[a];
     Expr force = p.gain * clamped_ctrl(ctx, a) + p.bias0 +
-                 p.bias1 * (g * ctx.coord_minus[j].value()) +
-                 p.bias2 * (g * ctx.joint_velocity_minus[j]);
+                 p.bias1 * ctx.coord_minus[j].value() + p.bias2 * ctx.joint_velocity_minus[j];
     if (m.act_force_limited[a])
       force = clamp(force, ctx.g.constant(m.act_force_range[2 * a]),
                     ctx.g.constant(m.act_force_range[2 * a + 1]));

@@ -2,6 +2,8 @@
 // these run wherever the CUDA toolkit is installed; without it the [cuda] tests say so.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "codegen/codegen_fixtures.h"
 #include "codegen/cuda_renderer.h"
 #include "codegen/nvrtc_compiler.h"

@@ -11,7 +11,9 @@ using namespace talon::lower_test;
 
 namespace {
 
-constexpr double kTolerance = 1e-5;
+// Relative to the entry (with a floor of 1e-3 of the compared vector's largest entry), after
+// discounting the differences' rounding noise; what remains is their truncation error.
+constexpr double kTolerance = 1e-4;
 
 void check_kernels(const ir::ResidualProgram& prog, int samples, uint64_t seed, int max_columns) {
   ir::GradcheckOptions options;
@@ -145,4 +147,20 @@ TEST_CASE("gradcheck: frozen and exact Jacobians differ only by W's derivative (
   }
   // The difference is not negligible: W's slip dependence is what the frozen operator drops.
   CHECK(largest_w_term > 0.1);
+}
+
+TEST_CASE("gradcheck: a kernel that is off by 0.1 % is caught") {
+  ir::ResidualProgram prog = lower(actuated_chain());
+  for (ir::Kernel& k : prog.kernels)
+    if (k.function.name == "vjp_exact" || k.function.name == "jhat")
+      for (ir::Expr& out : k.function.outputs) out = out * 1.001;
+  const ir::GradcheckReport report = ir::gradcheck_kernels(prog, 1, 6);
+  INFO(report.format());
+  for (const ir::KernelCheck& k : report.kernels) {
+    if (k.kernel == "vjp_exact" || k.kernel == "jhat") {
+      CHECK(k.max_rel_error > 5e-4);
+    } else {
+      CHECK(k.max_rel_error < kTolerance);
+    }
+  }
 }

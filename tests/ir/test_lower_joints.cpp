@@ -286,7 +286,7 @@ TEST_CASE("lowering: limit rows are Fischer-Burmeister rows on the angle gaps") 
   const double angle = 0.8;  // beyond the upper limit by 0.3
   set_pose(model, p.q_minus, 0, rotated_about(reference, reference.pos, about(Vec3::UnitY(), angle)));
   const std::vector<double> r = output(prog, "residual", "r_con", p);
-  const double eps2 = ir::LowerOptions{}.fb_epsilon_sq;
+  const double eps2 = ir::LowerOptions{}.fb_epsilon_sq * kH * kH;
   auto fb_at_zero_impulse = [&](double c) { return (c - std::sqrt(c * c + eps2)) / kH; };
   CHECK_THAT(r[find_row(prog, "elbow' lower")], WithinAbs(fb_at_zero_impulse(angle + 1.0), 1e-12));
   CHECK_THAT(r[find_row(prog, "elbow' upper")], WithinAbs(fb_at_zero_impulse(0.5 - angle), 1e-12));

@@ -1,0 +1,110 @@
+// `talon compile MODEL -o DIR`: writes the model's freestanding C99 step (DIR/NAME.h,
+// DIR/NAME.c), builds it into DIR/libNAME.so with the system C compiler, and writes a
+// pkg-config file DIR/NAME.pc.
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.h"
+#include "codegen/c_compiler.h"
+#include "codegen/model_unit.h"
+#include "codegen/symbols.h"
+#include "ir/lower/lower.h"
+
+namespace talon::cli {
+namespace {
+
+struct CompileArgs {
+  ModelArgs model;
+  std::string out_dir, name, precision = "f64";
+};
+
+// The model's name as a C identifier ("my-robot" -> "my_robot"); "model" when nothing usable
+// is left (a keyword, a reserved name).
+std::string default_name(const std::string& model_name) {
+  std::string name;
+  for (char c : model_name)
+    name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) name = "model_" + name;
+  Diagnostics ignored;
+  const std::string symbols[] = {name, name + "_step"};
+  return codegen::check_symbols(symbols, ignored) ? name : "model";
+}
+
+bool write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  return static_cast<bool>(out);
+}
+
+std::string pkg_config(const std::string& name, const std::filesystem::path& dir,
+                       const Model& model) {
+  return "prefix=" + dir.string() +
+         "\nlibdir=${prefix}\nincludedir=${prefix}\n\n"
+         "Name: " + name + "\nDescription: Talon simulation step of the model '" + model.name +
+         "' (generated; freestanding C99)\nVersion: 0.1.0\n"
+         "Libs: -L${libdir} -Wl,-rpath,${libdir} -l" + name + " -lm\n"
+         "Cflags: -I${includedir}\n";
+}
+
+int compile(const CompileArgs& args) {
+  Expected<Model> model = load_for_cli(args.model, false);
+  if (!model) return 1;
+  const std::string name = args.name.empty() ? default_name(model->name) : args.name;
+  Expected<ir::ResidualProgram> program = ir::lower_model(*model);
+  for (const Diagnostic& d : program.diagnostics().items()) std::cerr << d.format() << '\n';
+  if (!program) return 1;
+  codegen::ModelUnitOptions options;
+  options.name = name;
+  options.precision = args.precision == "f32" ? ir::CPrecision::Float : ir::CPrecision::Double;
+  Expected<codegen::ModelUnit> unit = codegen::generate_model_unit(*model, *program, options);
+  for (const Diagnostic& d : unit.diagnostics().items()) std::cerr << d.format() << '\n';
+  if (!unit) return 1;
+
+  std::error_code error;
+  const std::filesystem::path dir = std::filesystem::absolute(args.out_dir, error);
+  std::filesystem::create_directories(dir, error);
+  if (error) {
+    std::cerr << dir.string() << ": error: cannot create the output directory: "
+              << error.message() << '\n';
+    return 1;
+  }
+  const std::filesystem::path header = dir / (name + ".h"), source = dir / (name + ".c");
+  const std::filesystem::path pc = dir / (name + ".pc");
+  if (!write_file(header, unit->header) || !write_file(source, unit->source) ||
+      !write_file(pc, pkg_config(name, dir, *model))) {
+    std::cerr << dir.string() << ": error: cannot write the generated files\n";
+    return 1;
+  }
+  const std::filesystem::path library = dir / ("lib" + name + ".so");
+  Expected<std::filesystem::path> built = codegen::compile_shared_library(unit->source, library);
+  for (const Diagnostic& d : built.diagnostics().items()) std::cerr << d.format() << '\n';
+  if (!built) return 1;
+  std::cout << "wrote " << header.string() << "\n      " << source.string() << "\n      "
+            << library.string() << "\n      " << pc.string() << "\n"
+            << name << "_step: " << unit->nq << " position and " << unit->nv
+            << " velocity values, " << unit->nctrl << " controls, " << unit->nrows
+            << " constraint rows\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_compile_command(CLI::App& app, int& exit_code) {
+  auto* command = app.add_subcommand(
+      "compile",
+      "Generate the model's freestanding C99 step (NAME.h, NAME.c), build libNAME.so and\n"
+      "write NAME.pc");
+  auto args = std::make_shared<CompileArgs>();
+  add_model_args(*command, args->model);
+  command->add_option("-o,--output", args->out_dir, "Output directory")->required();
+  command->add_option("--name", args->name,
+                      "Symbol prefix and file name (default: the model's name)");
+  command->add_option("--precision", args->precision, "Floating-point type: f64 or f32")
+      ->check(CLI::IsMember({"f64", "f32"}));
+  command->callback([args, &exit_code] { exit_code = compile(*args); });
+}
+
+}  // namespace talon::cli

@@ -1,0 +1,156 @@
+// One step of the lowered residual solved by a dense Newton method (exact Jacobian from
+// jvp_exact, minimum-norm steps for the redundant corner contacts, the cone safeguard on
+// friction impulses): the formulation must stick, slide at μg and rest, independently of h
+// (DESIGN "Known pitfalls").
+#include <cmath>
+
+#include <Eigen/Dense>
+
+#include "frontend/load.h"
+#include "test_lower_support.h"
+
+using namespace talon;
+using namespace talon::lower_test;
+
+namespace {
+
+// r = [r_dyn; r_con] at the point.
+Eigen::VectorXd residual(const ir::ResidualProgram& prog, const ir::KernelPoint& p) {
+  const std::vector<double> all = ir::evaluate_kernel(prog, "residual", p);
+  return Eigen::Map<const Eigen::VectorXd>(all.data(), prog.ndyn() + prog.nrows);
+}
+
+// ∂r/∂(u⁺, λ), one jvp_exact column per unknown.
+Eigen::MatrixXd jacobian(const ir::ResidualProgram& prog, const ir::KernelPoint& p) {
+  const int n = prog.ndyn() + prog.nrows;
+  Eigen::MatrixXd jac(n, n);
+  std::vector<double> tangent(n, 0.0);
+  for (int c = 0; c < n; ++c) {
+    tangent[c] = 1;
+    const std::vector<double> col = ir::evaluate_kernel(prog, "jvp_exact", p, tangent);
+    jac.col(c) = Eigen::Map<const Eigen::VectorXd>(col.data(), n);
+    tangent[c] = 0;
+  }
+  return jac;
+}
+
+// Newton on (u⁺, λ) from u⁺ = u⁻, λ = 0, with the design's friction safeguard after every
+// step (|λ_t| ≤ μλ_n); keeps the best iterate. Returns its residual norm.
+double solve_step(const ir::ResidualProgram& prog, ir::KernelPoint& p, double mu) {
+  const int n = prog.ndyn() + prog.nrows;
+  p.u_plus = p.u_minus;
+  p.lambda.assign(prog.nrows, 0.0);
+  ir::KernelPoint best = p;
+  double best_norm = residual(prog, p).norm();
+  for (int it = 0; it < 100 && best_norm > 1e-12; ++it) {
+    const Eigen::VectorXd r = residual(prog, p);
+    // Rows scaled to unit largest entry: separated contacts' friction rows carry W ~ 1e12.
+    Eigen::MatrixXd jac = jacobian(prog, p);
+    Eigen::VectorXd rhs = -r;
+    for (int i = 0; i < n; ++i) {
+      const double scale = std::max(jac.row(i).cwiseAbs().maxCoeff(), 1e-300);
+      jac.row(i) /= scale;
+      rhs[i] /= scale;
+    }
+    const Eigen::VectorXd dx = jac.completeOrthogonalDecomposition().solve(rhs);
+    for (int i = 0; i < prog.ndyn(); ++i) p.u_plus[i] += dx[i];
+    for (int i = 0; i < prog.nrows; ++i) p.lambda[i] += dx[prog.ndyn() + i];
+    for (const ir::ContactSlot& slot : prog.slots) {
+      if (slot.friction_row < 0) continue;
+      double* t = &p.lambda[slot.friction_row];
+      const double limit = mu * std::max(p.lambda[slot.normal_row], 0.0), norm = std::hypot(t[0], t[1]);
+      if (norm > limit) {
+        t[0] *= limit / norm;
+        t[1] *= limit / norm;
+      }
+    }
+    const double norm = residual(prog, p).norm();
+    if (norm < best_norm) {
+      best_norm = norm;
+      best = p;
+    }
+  }
+  p = best;
+  if (best_norm > 1e-9) {
+    const Eigen::VectorXd r = residual(prog, p);
+    for (int i = 0; i < r.size(); ++i)
+      if (std::abs(r[i]) > 1e-9)
+        UNSCOPED_INFO("residual " << i << " = " << r[i] << " "
+                                  << (i < prog.ndyn() ? "dynamics" : prog.rows[i - prog.ndyn()].label));
+  }
+  return best_norm;
+}
+
+ir::ResidualProgram sliding_box() {
+  Expected<Model> model = load_model(std::string(TALON_MODELS_DIR) + "/sliding_box.xml");
+  REQUIRE(model.ok());
+  return lower(*model);
+}
+
+// A 1 kg box on the floor (μ = 0.5) that can only translate in x and z, pushed along x by
+// a motor of `force` newtons.
+Model pushed_box(double force) {
+  ModelSpec spec;
+  spec.name = "pushed_box";
+  add_geom(spec, "floor", -1, GeomType::Plane, {0, 0, 1}, {}, 0.5);
+  const int box = add_box_body(spec, "box", -1, {0, 0, 0.1}, 1.0, {0.1, 0.1, 0.1}, false);
+  add_geom(spec, "box", box, GeomType::Box, {0.1, 0.1, 0.1}, {}, 0.5);
+  const int x = add_joint(spec, "x", box, JointType::Slide, Vec3::UnitX());
+  add_joint(spec, "z", box, JointType::Slide, Vec3::UnitZ());
+  ActuatorSpec motor;
+  motor.name = "push";
+  motor.joint = x;
+  motor.gain = force;
+  spec.actuators.push_back(motor);
+  return compile(spec);
+}
+
+}  // namespace
+
+TEST_CASE("physics: a box at rest stays at rest and carries its weight") {
+  const ir::ResidualProgram prog = sliding_box();
+  for (double h : {0.001, 0.01, 0.1}) {
+    ir::KernelPoint p = rest_point(prog, h);
+    CHECK(solve_step(prog, p, 0.5) < 1e-9);
+    for (int i = 0; i < 6; ++i) CHECK(std::abs(p.u_plus[i]) < 1e-6);
+    double normal = 0;
+    for (const ir::ContactSlot& slot : prog.slots) normal += p.lambda[slot.normal_row];
+    CHECK(normal == Approx(9.81 * h).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("physics: a sliding box decelerates at mu g, independently of h") {
+  const ir::ResidualProgram prog = sliding_box();
+  for (double h : {0.01, 0.1}) {
+    ir::KernelPoint p = rest_point(prog, h);
+    p.u_minus[0] = 2.0;
+    CHECK(solve_step(prog, p, 0.5) < 1e-9);
+    CHECK(p.u_plus[0] == Approx(2.0 - 0.5 * 9.81 * h).epsilon(1e-6));
+    CHECK(std::abs(p.u_plus[1]) < 1e-8);
+  }
+}
+
+TEST_CASE("physics: a slow box stops within the step instead of reversing") {
+  const ir::ResidualProgram prog = sliding_box();
+  ir::KernelPoint p = rest_point(prog, 0.1);
+  p.u_minus[0] = 0.3;  // μ g h = 0.49 > 0.3
+  CHECK(solve_step(prog, p, 0.5) < 1e-9);
+  CHECK(std::abs(p.u_plus[0]) < 1e-6);
+}
+
+TEST_CASE("physics: a box pushed below its static friction limit sticks") {
+  // 2 N against μ m g = 4.9 N (the reference implementation's failing case).
+  const ir::ResidualProgram prog = lower(pushed_box(2.0));
+  for (double h : {0.001, 0.01, 0.1}) {
+    ir::KernelPoint p = rest_point(prog, h);
+    p.ctrl = {1.0};
+    CHECK(solve_step(prog, p, 0.5) < 1e-9);
+    CHECK(std::abs(p.u_plus[0]) < 1e-6);
+  }
+  // 8 N slides: a = (8 − 4.905)/1.
+  const ir::ResidualProgram strong = lower(pushed_box(8.0));
+  ir::KernelPoint p = rest_point(strong, 0.1);
+  p.ctrl = {1.0};
+  CHECK(solve_step(strong, p, 0.5) < 1e-9);
+  CHECK(p.u_plus[0] == Approx((8.0 - 0.5 * 9.81) * 0.1).epsilon(1e-5));
+}
