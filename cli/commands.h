@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "codegen/model_unit.h"
 #include "common/expected.h"
 #include "frontend/load.h"
 
@@ -26,6 +27,9 @@ void add_model_args(CLI::App& command, ModelArgs& args);
 // Loads the model, printing diagnostics (errors, and notes unless `quiet_notes`) on stderr.
 // Returns nullopt-like failure through Expected.
 Expected<Model> load_for_cli(const ModelArgs& args, bool quiet_notes);
+
+// --newton-iterations, --pcr-iterations, ... (group "Solver").
+void add_solver_args(CLI::App& command, codegen::SolverOptions& solver);
 
 void add_inspect_command(CLI::App& app, int& exit_code);
 void add_ir_command(CLI::App& app, int& exit_code);

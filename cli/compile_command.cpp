@@ -12,6 +12,7 @@
 #include "codegen/model_unit.h"
 #include "codegen/symbols.h"
 #include "ir/lower/lower.h"
+#include "runtime/simulator.h"
 
 namespace talon::cli {
 namespace {
@@ -19,14 +20,14 @@ namespace {
 struct CompileArgs {
   ModelArgs model;
   std::string out_dir, name, precision = "f64";
+  codegen::SolverOptions solver;
 };
 
 // The model's name as a C identifier ("my-robot" -> "my_robot"); "model" when nothing usable
 // is left (a keyword, a reserved name).
 std::string default_name(const std::string& model_name) {
   std::string name;
-  for (char c : model_name)
-    name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  for (char c : model_name) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) name = "model_" + name;
   Diagnostics ignored;
   const std::string symbols[] = {name, name + "_step"};
@@ -43,9 +44,12 @@ std::string pkg_config(const std::string& name, const std::filesystem::path& dir
                        const Model& model) {
   return "prefix=" + dir.string() +
          "\nlibdir=${prefix}\nincludedir=${prefix}\n\n"
-         "Name: " + name + "\nDescription: Talon simulation step of the model '" + model.name +
+         "Name: " +
+         name + "\nDescription: Talon simulation step of the model '" + model.name +
          "' (generated; freestanding C99)\nVersion: 0.1.0\n"
-         "Libs: -L${libdir} -Wl,-rpath,${libdir} -l" + name + " -lm\n"
+         "Libs: -L${libdir} -Wl,-rpath,${libdir} -l" +
+         name +
+         " -lm\n"
          "Cflags: -I${includedir}\n";
 }
 
@@ -53,12 +57,15 @@ int compile(const CompileArgs& args) {
   Expected<Model> model = load_for_cli(args.model, false);
   if (!model) return 1;
   const std::string name = args.name.empty() ? default_name(model->name) : args.name;
-  Expected<ir::ResidualProgram> program = ir::lower_model(*model);
+  const ir::LowerOptions lower = default_lower_options();  // as `talon simulate` steps it
+  Expected<ir::ResidualProgram> program = ir::lower_model(*model, lower);
   for (const Diagnostic& d : program.diagnostics().items()) std::cerr << d.format() << '\n';
   if (!program) return 1;
   codegen::ModelUnitOptions options;
   options.name = name;
   options.precision = args.precision == "f32" ? ir::CPrecision::Float : ir::CPrecision::Double;
+  options.fb_epsilon_sq = lower.fb_epsilon_sq;
+  options.solver = args.solver;
   Expected<codegen::ModelUnit> unit = codegen::generate_model_unit(*model, *program, options);
   for (const Diagnostic& d : unit.diagnostics().items()) std::cerr << d.format() << '\n';
   if (!unit) return 1;
@@ -67,8 +74,8 @@ int compile(const CompileArgs& args) {
   const std::filesystem::path dir = std::filesystem::absolute(args.out_dir, error);
   std::filesystem::create_directories(dir, error);
   if (error) {
-    std::cerr << dir.string() << ": error: cannot create the output directory: "
-              << error.message() << '\n';
+    std::cerr << dir.string() << ": error: cannot create the output directory: " << error.message()
+              << '\n';
     return 1;
   }
   const std::filesystem::path header = dir / (name + ".h"), source = dir / (name + ".c");
@@ -84,9 +91,8 @@ int compile(const CompileArgs& args) {
   if (!built) return 1;
   std::cout << "wrote " << header.string() << "\n      " << source.string() << "\n      "
             << library.string() << "\n      " << pc.string() << "\n"
-            << name << "_step: " << unit->nq << " position and " << unit->nv
-            << " velocity values, " << unit->nctrl << " controls, " << unit->nrows
-            << " constraint rows\n";
+            << name << "_step: " << unit->nq << " position and " << unit->nv << " velocity values, "
+            << unit->nctrl << " controls, " << unit->nrows << " constraint rows\n";
   return 0;
 }
 
@@ -104,6 +110,7 @@ void add_compile_command(CLI::App& app, int& exit_code) {
                       "Symbol prefix and file name (default: the model's name)");
   command->add_option("--precision", args->precision, "Floating-point type: f64 or f32")
       ->check(CLI::IsMember({"f64", "f32"}));
+  add_solver_args(*command, args->solver);
   command->callback([args, &exit_code] { exit_code = compile(*args); });
 }
 

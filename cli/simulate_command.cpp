@@ -27,6 +27,7 @@ struct SimulateArgs {
   std::string keyframe, ctrl_file, out_file;
   int worlds = 1;
   bool json = false;
+  codegen::SolverOptions solver;
 };
 
 // Everything the run measures.
@@ -37,7 +38,8 @@ struct RunReport {
   long long newton_sum = 0, newton_samples = 0;
   int newton_max = 0;
   double final_residual = 0;  // √merit of the last step, largest over the worlds
-  int nan_worlds = 0, unconverged_steps = 0;
+  int nan_worlds = 0, diverged_worlds = 0, unconverged_steps = 0;
+  long long substeps = 0;  // over every step and world (steps × worlds when none split)
   bool from_cache = false;
   runtime::JointState joints;  // world 0, unwrapped over the run
 };
@@ -108,7 +110,7 @@ std::string csv_header(const Simulator& sim) {
   for (const std::string& body : sim.model().sim_name)
     for (const char* field : {"x", "y", "z", "qw", "qx", "qy", "qz"})
       header += "," + body + "." + field;
-  header += ",newton_iterations,best_iterate,pcr_iterations,merit,min_gap";
+  header += ",newton_iterations,best_iterate,pcr_iterations,substeps,merit,min_gap";
   for (const std::string& block : sim.unit().block_names) header += ",residual." + block;
   return header + "\n";
 }
@@ -119,7 +121,8 @@ void write_csv_row(std::ostream& out, int step, double time, runtime::WorldBatch
   for (double v : worlds.q_of(0)) out << ',' << v;
   const std::span<const double> s = worlds.stats_of(0);
   out << ',' << s[codegen::kStatNewtonIterations] << ',' << s[codegen::kStatBestIterate] << ','
-      << s[codegen::kStatPcrIterations] << ',' << s[codegen::kStatMerit] << ',' << min_gap;
+      << s[codegen::kStatPcrIterations] << ',' << s[codegen::kStatSubsteps] << ','
+      << s[codegen::kStatMerit] << ',' << min_gap;
   for (std::size_t i = codegen::kStatBlockResiduals; i < s.size(); ++i) out << ',' << s[i];
   out << '\n';
 }
@@ -127,7 +130,7 @@ void write_csv_row(std::ostream& out, int step, double time, runtime::WorldBatch
 void record_step(const runtime::WorldBatch& worlds, const std::vector<double>& gaps,
                  RunReport& report) {
   for (int w = 0; w < worlds.count; ++w) {
-    if (worlds.status[w] & runtime::kWorldNonFinite) continue;
+    if (worlds.status[w] & runtime::kWorldFailed) continue;
     const std::span<const double> s = worlds.stats_of(w);
     const int newton = static_cast<int>(s[codegen::kStatNewtonIterations]);
     report.newton_sum += newton;
@@ -135,15 +138,16 @@ void record_step(const runtime::WorldBatch& worlds, const std::vector<double>& g
     report.newton_max = std::max(report.newton_max, newton);
     if (std::isfinite(gaps[w])) report.max_penetration = std::max(report.max_penetration, -gaps[w]);
     if (worlds.status[w] & runtime::kWorldNotConverged) ++report.unconverged_steps;
+    report.substeps += static_cast<long long>(s[codegen::kStatSubsteps]);
   }
 }
 
-Expected<RunReport> run(const Simulator& sim, const SimulateArgs& args,
-                        runtime::WorldBatch& worlds, const runtime::ControlTable* controls) {
+Expected<RunReport> run(const Simulator& sim, const SimulateArgs& args, runtime::WorldBatch& worlds,
+                        const runtime::ControlTable* controls) {
   RunReport report;
   report.dt = args.dt > 0 ? args.dt : sim.model().timestep;
-  report.steps = args.steps >= 0 ? args.steps
-                                 : static_cast<int>(std::llround(args.time / report.dt));
+  report.steps =
+      args.steps >= 0 ? args.steps : static_cast<int>(std::llround(args.time / report.dt));
   std::unique_ptr<std::ofstream> csv;
   if (!args.out_file.empty()) {
     csv = std::make_unique<std::ofstream>(args.out_file);
@@ -151,8 +155,9 @@ Expected<RunReport> run(const Simulator& sim, const SimulateArgs& args,
     *csv << std::setprecision(17) << csv_header(sim);
   }
   Progress progress(report.steps);
-  report.joints = runtime::joint_from_maximal(sim.model(), {worlds.q.begin(), worlds.q.begin() + worlds.nq},
-                                              {worlds.u.begin(), worlds.u.begin() + worlds.nv});
+  report.joints =
+      runtime::joint_from_maximal(sim.model(), {worlds.q.begin(), worlds.q.begin() + worlds.nq},
+                                  {worlds.u.begin(), worlds.u.begin() + worlds.nv});
   const auto start = Clock::now();
   for (int k = 0; k < report.steps; ++k) {
     if (controls)
@@ -170,10 +175,9 @@ Expected<RunReport> run(const Simulator& sim, const SimulateArgs& args,
   report.wall_seconds = seconds_since(start);
   progress.finish();
   for (int w = 0; w < worlds.count; ++w) {
-    if (worlds.status[w] & runtime::kWorldNonFinite) {
-      ++report.nan_worlds;
-      continue;
-    }
+    if (worlds.status[w] & runtime::kWorldNonFinite) ++report.nan_worlds;
+    if (worlds.status[w] & runtime::kWorldDiverged) ++report.diverged_worlds;
+    if (worlds.status[w] & runtime::kWorldFailed) continue;
     report.final_residual =
         std::max(report.final_residual, std::sqrt(worlds.stats_of(w)[codegen::kStatMerit]));
   }
@@ -199,7 +203,9 @@ BodyReport body_report(const Model& m, runtime::WorldBatch& worlds, int b) {
   return r;
 }
 
-std::vector<double> values(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
+std::vector<double> values(const Vec3& v) {
+  return {v.x(), v.y(), v.z()};
+}
 
 void print_json(const Simulator& sim, runtime::WorldBatch& worlds, const RunReport& r) {
   const Model& m = sim.model();
@@ -211,7 +217,9 @@ void print_json(const Simulator& sim, runtime::WorldBatch& worlds, const RunRepo
   json.key("worlds").value(worlds.count);
   json.key("max_penetration").value(r.max_penetration);
   json.key("nan_worlds").value(r.nan_worlds);
+  json.key("diverged_worlds").value(r.diverged_worlds);
   json.key("unconverged_steps").value(r.unconverged_steps);
+  json.key("substeps").value(r.substeps);
   json.key("newton_iterations").begin_object();
   json.key("mean").value(r.newton_samples ? double(r.newton_sum) / r.newton_samples : 0.0);
   json.key("max").value(r.newton_max);
@@ -269,7 +277,9 @@ void print_text(const Simulator& sim, runtime::WorldBatch& worlds, const RunRepo
             << (r.newton_samples ? double(r.newton_sum) / r.newton_samples : 0.0) << ", max "
             << r.newton_max << "\n"
             << "final residual    " << r.final_residual << " m/s\n"
-            << "non-finite worlds " << r.nan_worlds << "\n\nworld 0, final frame positions:\n";
+            << "substeps          " << r.substeps << " (a step that does not converge is split)\n"
+            << "non-finite worlds " << r.nan_worlds << "\n"
+            << "diverged worlds   " << r.diverged_worlds << "\n\nworld 0, final frame positions:\n";
   for (int b = 0; b < m.nsim; ++b) {
     const BodyReport body = body_report(m, worlds, b);
     std::cout << "  " << std::left << std::setw(20) << m.sim_name[b] << std::right << " "
@@ -291,7 +301,9 @@ int simulate(const SimulateArgs& args) {
     if (!table) return 1;
     controls = std::make_unique<runtime::ControlTable>(std::move(*table));
   }
-  Expected<Simulator> sim = Simulator::create(std::move(*model));
+  SimulatorOptions options;
+  options.solver = args.solver;
+  Expected<Simulator> sim = Simulator::create(std::move(*model), options);
   print_diagnostics(sim.diagnostics(), args.json);
   if (!sim) return 1;
   runtime::WorldBatch worlds = sim->make_worlds(args.worlds);
@@ -305,9 +317,11 @@ int simulate(const SimulateArgs& args) {
     print_json(*sim, worlds, *report);
   else
     print_text(*sim, worlds, *report);
-  if (report->nan_worlds > 0) {
-    std::cerr << "talon simulate: error: " << report->nan_worlds << " of " << worlds.count
-              << " worlds became non-finite (NaN or infinite state)\n";
+  if (report->nan_worlds > 0 || report->diverged_worlds > 0) {
+    std::cerr << "talon simulate: error: of " << worlds.count << " worlds, " << report->nan_worlds
+              << " became non-finite (NaN or infinite state) and " << report->diverged_worlds
+              << " diverged (Newton failed even at the finest substep; their state is the last "
+                 "good one)\n";
     return 1;
   }
   return 0;
@@ -339,6 +353,7 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
                       "CSV trajectory of world 0: body poses (COM, quaternion) and solver "
                       "statistics per step");
   command->add_flag("--json", args->json, "Print one JSON object instead of text");
+  add_solver_args(*command, args->solver);
   command->callback([args, &exit_code, time, steps] {
     if (time->count() == 0 && steps->count() == 0) {
       std::cerr << "talon simulate: one of --time or --steps is required\n";

@@ -12,6 +12,7 @@
 //   int  NAME_step(q, u, ctrl, h, ws)                      advances in place; 0 = success
 //   int  NAME_step_params(q, u, ctrl, params, h, ws)        the same with per-call θ
 //   void NAME_step_statistics(const NAME_workspace*, NAME_real out[NAME_NSTATS])
+//   void NAME_impulses(const NAME_workspace*, NAME_real out[NAME_NROWS])  the last step's λ
 //   void NAME_contact_gaps(NAME_workspace*, NAME_real gaps[NAME_NCONTACTS])
 //   long NAME_workspace_size(void)
 // q per body: x, y, z (world position of its centre of mass), qw, qx, qy, qz (orientation of
@@ -43,7 +44,7 @@ struct SolverOptions {
   // Once an iterate k ≥ k_min has merit ≤ stop_merit ((m/s)²) the step stops early.
   double stop_merit = 1e-26;
   // The step counts as converged when √merit ≤ this (m/s); otherwise NAME_stats.converged = 0.
-  double convergence_tolerance = 1e-3;
+  double convergence_tolerance = 1e-6;
   double friction_w_max = 1e12;    // cap of the frozen friction weight W (1/kg)
   bool warm_start = true;          // iterate 0 takes the previous step's impulses (scaled by h)
   bool project_unilateral = true;  // λ ≥ 0 on normal and limit rows on every iterate
@@ -54,6 +55,15 @@ struct SolverOptions {
   // An update takes the exact direction when the previous one reduced the merit by less than
   // this factor (the frozen-W step is used while it contracts).
   double krylov_switch = 0.5;
+  // Trust region: one Newton update turns no body's end-of-step orientation by more than this
+  // (rad, h·|Δω|); see talon_limit_update.
+  double max_rotation = 0.5;
+  // An unconverged step is retried as two half steps, at most this many times nested (the
+  // finest substep is h / 2^depth); 0 = never split (take the best iterate as it is).
+  int max_substep_depth = 4;
+  // A finest substep still unconverged with √merit above this (m/s) fails the step
+  // (NAME_STEP_DIVERGED, state unchanged) instead of returning a garbage iterate.
+  double divergence_tolerance = 1.0;
 };
 
 enum class UnitTarget { C, Cuda };
@@ -90,7 +100,8 @@ enum StepStatistic {
   kStatPcrIterations = 2,     // PCR iterations summed over the updates
   kStatConverged = 3,         // 1 when √merit ≤ convergence_tolerance
   kStatMerit = 4,             // merit of the returned iterate ((m/s)²)
-  kStatBlockResiduals = 5,    // then one √Σ squares per block (block_names order)
+  kStatSubsteps = 5,          // substeps taken (1 = the step was not split)
+  kStatBlockResiduals = 6,    // then one √Σ squares per block (block_names order)
 };
 
 }  // namespace talon::codegen

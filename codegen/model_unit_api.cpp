@@ -51,7 +51,14 @@ std::string c_api_text(const ModelUnitOptions& options) {
          r +
          ")ws->stats.converged;\n"
          "  out[4] = ws->stats.merit;\n"
-         "  for (i = 0; i < TALON_NBLOCKS; ++i) out[5 + i] = ws->stats.block_residual[i];\n"
+         "  out[5] = (" +
+         r +
+         ")ws->stats.substeps;\n"
+         "  for (i = 0; i < TALON_NBLOCKS; ++i) out[6 + i] = ws->stats.block_residual[i];\n"
+         "}\n\n"
+         "void " +
+         n + "_impulses(const " + n + "_workspace* ws, " + r + " out[]) {\n" +
+         "  talon_copy(out, ws->best_lambda, TALON_NROWS);\n"
          "}\n\n"
          "void " +
          n + "_contact_gaps(" + n + "_workspace* ws, " + r +

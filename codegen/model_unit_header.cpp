@@ -79,6 +79,7 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
       << "  int pcr_iterations;    /* PCR iterations, summed over the updates */\n"
       << "  int converged;         /* 1 when sqrt(merit) <= the convergence tolerance */\n"
       << "  " << name << "_real merit; /* sum of squared residuals, (m/s)^2 */\n"
+      << "  int substeps;          /* steps taken (1: not split; see NAME_step) */\n"
       << "  /* sqrt of the sum of squares per block: dynamics (inverse mass times r_dyn),"
       << " then the constraint blocks */\n"
       << "  " << name << "_real block_residual[" << layout.nblocks << "];\n"
@@ -91,6 +92,8 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
                                                 {"best_u", nv},
                                                 {"best_lambda", rows},
                                                 {"best_q", nq},
+                                                {"start_q", nq},
+                                                {"start_u", nv},
                                                 {"body_a", nv},
                                                 {"body_b", nv},
                                                 {"scale", rows},
@@ -102,7 +105,8 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
                                                 {"pcr_ap", rows},
                                                 {"block_now", array_size(layout.nblocks)},
                                                 {"warm_lambda", rows},
-      {"du", nv}};
+                                                {"prev_u", nv},
+                                                {"prev_lambda", rows}};
   out << "/* Everything one step needs; the solver's own (read the statistics through `stats`). "
          "*/\n"
       << "typedef struct " << name << "_workspace {\n";
@@ -110,10 +114,15 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
     out << "  " << name << "_real " << field << "[" << size << "];\n";
   if (layout.krylov > 0) {
     const int n = layout.nv + layout.nrows, m = layout.krylov;
-    const std::pair<const char*, int> krylov[] = {
-        {"jvp_in", layout.jvp_in_size}, {"jvp_out", layout.jvp_out_size},
-        {"kv", (m + 1) * n}, {"kz", m * n}, {"kh", (m + 1) * m}, {"kcs", m}, {"ksn", m},
-        {"kg", m + 1}, {"kstep", n}};
+    const std::pair<const char*, int> krylov[] = {{"jvp_in", layout.jvp_in_size},
+                                                  {"jvp_out", layout.jvp_out_size},
+                                                  {"kv", (m + 1) * n},
+                                                  {"kz", m * n},
+                                                  {"kh", (m + 1) * m},
+                                                  {"kcs", m},
+                                                  {"ksn", m},
+                                                  {"kg", m + 1},
+                                                  {"kstep", n}};
     out << "  /* the exact Newton direction (FGMRES) */\n";
     for (const auto& [field, size] : krylov)
       out << "  " << name << "_real " << field << "[" << array_size(size) << "];\n";
@@ -141,7 +150,9 @@ std::string prototypes(const std::string& n) {
          "_workspace* ws);\n"
          "/* Advances (q, u) by h in place; ctrl may be 0 (zero controls). Returns " +
          n +
-         "_STEP_OK,\n   or a failure code with q and u unchanged. */\n"
+         "_STEP_OK,\n   or a failure code with q and u unchanged. A step whose Newton iteration misses the\n"
+         "   convergence tolerance is retried as two half steps (nested at most\n"
+         "   TALON_MAX_SUBSTEP_DEPTH times); stats.substeps counts the steps taken. */\n"
          "int " +
          n + "_step(" + r + " q[], " + r + " u[], const " + r + " ctrl[], " + r + " h, " + n +
          "_workspace* ws);\n"
@@ -157,6 +168,12 @@ std::string prototypes(const std::string& n) {
          "_stats. */\n"
          "void " +
          n + "_step_statistics(const " + n + "_workspace* ws, " + r +
+         " out[]);\n"
+         "/* The constraint impulses (N s; force = impulse / h) of the last step, " +
+         n +
+         "_NROWS values\n   in the row order the header's blocks list. */\n"
+         "void " +
+         n + "_impulses(const " + n + "_workspace* ws, " + r +
          " out[]);\n"
          "/* The signed gap (m, negative = penetration) of every contact slot after the last\n"
          "   successful step (" +
@@ -203,6 +220,7 @@ std::string header_text(const Model& model, const ir::ResidualProgram& program,
   define(out, n, "STEP_OK", 0, "success");
   define(out, n, "STEP_NONFINITE", 1, "non-finite state, controls or result");
   define(out, n, "STEP_BAD_STEP", 2, "h is not a positive finite number");
+  define(out, n, "STEP_DIVERGED", 3, "Newton diverged even at the finest substep");
   out << "\n" << types(layout, n, c_type_name(options.precision));
   if (declarations) out << "\n" << prototypes(n) << "\n#ifdef __cplusplus\n}\n#endif\n";
   out << "\n#endif /* " << n << "_H_INCLUDED */\n";

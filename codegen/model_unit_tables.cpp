@@ -150,6 +150,7 @@ std::string config_text(const Layout& l, const ModelUnitOptions& options) {
       {"TALON_PCR_ITERATIONS", s.pcr_iterations},
       {"TALON_WARM_START", s.warm_start ? 1 : 0},
       {"TALON_PROJECT_UNILATERAL", s.project_unilateral ? 1 : 0},
+      {"TALON_MAX_SUBSTEP_DEPTH", s.max_substep_depth},
       {"TALON_KRYLOV_ITERATIONS", l.krylov},
       {"TALON_JVP_IN_TANGENT_U", l.jvp_tangent_u},
       {"TALON_JVP_IN_TANGENT_LAMBDA", l.jvp_tangent_lambda}};
@@ -160,6 +161,8 @@ std::string config_text(const Layout& l, const ModelUnitOptions& options) {
   macro(out, "TALON_CONVERGED_MERIT", s.convergence_tolerance * s.convergence_tolerance);
   macro(out, "TALON_FRICTION_W_MAX", s.friction_w_max);
   macro(out, "TALON_KRYLOV_SWITCH", s.krylov_switch);
+  macro(out, "TALON_MAX_ROTATION", s.max_rotation);
+  macro(out, "TALON_DIVERGED_MERIT", s.divergence_tolerance * s.divergence_tolerance);
   macro(out, "TALON_FB_EPSILON_SQ", options.fb_epsilon_sq);
   out << "typedef " << options.name << "_workspace talon_workspace;\n";
   return out.str();
@@ -184,7 +187,8 @@ std::string table_text(const Model& model, const ir::ResidualProgram& p, const L
   std::vector<double> params;
   for (int i = 0; i < l.nparam; ++i) params.push_back(p.param_info[i].value);
   real_table(out, "talon_default_params", params, precision);
-  real_table(out, "talon_initial_q", p.reference_q, precision);
+  if (options.target == UnitTarget::C)  // NAME_initial_state; the CUDA entry points take q
+    real_table(out, "talon_initial_q", p.reference_q, precision);
   return out.str();
 }
 

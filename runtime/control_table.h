@@ -13,8 +13,8 @@
 namespace talon::runtime {
 
 struct ControlTable {
-  std::vector<int> actuator;               // per column: the model's actuator index
-  std::vector<std::vector<double>> rows;   // [steps][columns]
+  std::vector<int> actuator;              // per column: the model's actuator index
+  std::vector<std::vector<double>> rows;  // [steps][columns]
 };
 
 // Errors carry file:line: unknown or repeated actuator names, a row with the wrong number of

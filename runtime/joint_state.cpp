@@ -22,7 +22,9 @@ std::vector<std::vector<int>> joints_by_body(const Model& m) {
 }
 
 // A rotation R about the local point p: x -> p + R (x - p).
-Pose about_point(const Vec3& p, const Quat& r) { return {p - r * p, r}; }
+Pose about_point(const Vec3& p, const Quat& r) {
+  return {p - r * p, r};
+}
 
 // Applies the (non-free) joints `joints` of a body to its reference frame `pose`, MuJoCo's way:
 // each in the frame moved by the previous ones. Appends one screw per DOF.
@@ -153,16 +155,16 @@ void solve_coordinates(const Model& m, const std::vector<int>& joints, const Pos
 Expected<MaximalState> maximal_from_joint(const Model& m, const std::vector<double>& qpos,
                                           const std::vector<double>& qvel_in) {
   if (static_cast<int>(qpos.size()) != m.nq)
-    return error(m, "qpos has " + std::to_string(qpos.size()) + " values, the model nq = " +
-                        std::to_string(m.nq));
+    return error(m, "qpos has " + std::to_string(qpos.size()) +
+                        " values, the model nq = " + std::to_string(m.nq));
   const std::vector<double> qvel = qvel_in.empty() ? std::vector<double>(m.nv, 0.0) : qvel_in;
   if (static_cast<int>(qvel.size()) != m.nv)
-    return error(m, "qvel has " + std::to_string(qvel.size()) + " values, the model nv = " +
-                        std::to_string(m.nv));
+    return error(m, "qvel has " + std::to_string(qvel.size()) +
+                        " values, the model nv = " + std::to_string(m.nv));
   for (int j = 0; j < m.njnt; ++j)
     if (m.jnt_type[j] == JointType::Planar)
-      return error(m, "unsupported: planar joint '" + m.jnt_name[j] +
-                          "' in a joint-coordinate state");
+      return error(m,
+                   "unsupported: planar joint '" + m.jnt_name[j] + "' in a joint-coordinate state");
   const std::vector<std::vector<int>> joints = joints_by_body(m);
   MaximalState out{std::vector<double>(7 * m.nsim), std::vector<double>(6 * m.nsim)};
   std::vector<BodyMotion> motion(m.nsim);
@@ -206,9 +208,8 @@ JointState joint_from_maximal(const Model& m, const std::vector<double>& q,
     if (is_free(m, js)) {
       const int a = m.jnt_qposadr[js[0]], d = m.jnt_dofadr[js[0]];
       const Vec3 w_local = b.pose.quat.conjugate() * b.omega;
-      const double values[] = {b.pose.pos.x(),   b.pose.pos.y(),   b.pose.pos.z(),
-                               b.pose.quat.w(), b.pose.quat.x(), b.pose.quat.y(),
-                               b.pose.quat.z()};
+      const double values[] = {b.pose.pos.x(),  b.pose.pos.y(),  b.pose.pos.z(), b.pose.quat.w(),
+                               b.pose.quat.x(), b.pose.quat.y(), b.pose.quat.z()};
       for (int i = 0; i < 7; ++i) out.qpos[a + i] = values[i];
       for (int i = 0; i < 3; ++i) {
         out.qvel[d + i] = b.v_origin[i];
@@ -258,8 +259,10 @@ JointState joint_from_maximal(const Model& m, const std::vector<double>& q,
 Expected<MaximalState> keyframe_state(const Model& m, const std::string& name) {
   const int k = m.find_keyframe(name);
   if (k < 0) return error(m, "no keyframe named '" + name + "'");
-  const std::vector<double> qpos(m.key_qpos.begin() + k * m.nq, m.key_qpos.begin() + (k + 1) * m.nq);
-  const std::vector<double> qvel(m.key_qvel.begin() + k * m.nv, m.key_qvel.begin() + (k + 1) * m.nv);
+  const std::vector<double> qpos(m.key_qpos.begin() + k * m.nq,
+                                 m.key_qpos.begin() + (k + 1) * m.nq);
+  const std::vector<double> qvel(m.key_qvel.begin() + k * m.nv,
+                                 m.key_qvel.begin() + (k + 1) * m.nv);
   return maximal_from_joint(m, qpos, qvel);
 }
 

@@ -101,9 +101,8 @@ Expected<CompiledLibrary> load_or_compile(std::string_view source,
   std::filesystem::create_directories(directory, error);
   if (error)
     return cache_error(directory, "cannot create the kernel cache directory: " + error.message());
-  const std::string key =
-      content_hash(std::string(source) + "\n/* built by " + compiler_identity(options.compiler) +
-                   " */\n");
+  const std::string key = content_hash(std::string(source) + "\n/* built by " +
+                                       compiler_identity(options.compiler) + " */\n");
   const std::filesystem::path path = directory / ("talon-" + key + ".so");
   if (std::filesystem::exists(path)) {
     Expected<codegen::SharedLibrary> cached = codegen::SharedLibrary::open(path);

@@ -39,8 +39,8 @@ std::string compiler_identity(const codegen::CCompilerOptions& compiler);
 struct CompiledLibrary {
   codegen::SharedLibrary library;
   std::filesystem::path path;
-  bool from_cache = false;     // true: no compilation happened
-  double build_seconds = 0;    // time spent compiling (0 on a hit)
+  bool from_cache = false;   // true: no compilation happened
+  double build_seconds = 0;  // time spent compiling (0 on a hit)
   // Holds the library file while it is open when the cache is disabled (dlopen shares one
   // handle per path name, so a path must not be reused while the library is loaded).
   std::optional<codegen::TemporaryDirectory> private_directory;

@@ -25,6 +25,7 @@ Expected<ModelLibrary> ModelLibrary::load(CompiledLibrary library, const std::st
   bind(lib, name + "_workspace_init", out.workspace_init_, errors);
   bind(lib, name + "_step_statistics", out.statistics_, errors);
   bind(lib, name + "_contact_gaps", out.contact_gaps_, errors);
+  bind(lib, name + "_impulses", out.impulses_, errors);
   bind(lib, name + "_initial_state", out.initial_state_, errors);
   bind(lib, name + "_workspace_size", workspace_size, errors);
   if (errors.has_errors()) return errors;

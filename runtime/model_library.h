@@ -22,6 +22,7 @@ class ModelLibrary {
   void workspace_init(void* workspace) const { workspace_init_(workspace); }
   void statistics(const void* workspace, double* out) const { statistics_(workspace, out); }
   void contact_gaps(void* workspace, double* gaps) const { contact_gaps_(workspace, gaps); }
+  void impulses(const void* workspace, double* out) const { impulses_(workspace, out); }
   void initial_state(double* q, double* u) const { initial_state_(q, u); }
   std::size_t workspace_size() const { return workspace_size_; }
 
@@ -37,6 +38,7 @@ class ModelLibrary {
   void (*workspace_init_)(void*) = nullptr;
   void (*statistics_)(const void*, double*) = nullptr;
   void (*contact_gaps_)(void*, double*) = nullptr;
+  void (*impulses_)(const void*, double*) = nullptr;
   void (*initial_state_)(double*, double*) = nullptr;
   std::size_t workspace_size_ = 0;
 };

@@ -19,6 +19,13 @@ int thread_count(int requested) {
 
 }  // namespace
 
+ir::LowerOptions default_lower_options() {
+  ir::LowerOptions options;
+  options.fb_regularization = 1e-6;
+  options.friction_regularization = 1e-3;
+  return options;
+}
+
 Expected<Simulator> Simulator::create(Model model, const SimulatorOptions& options) {
   Simulator sim;
   sim.model_ = std::make_unique<Model>(std::move(model));
@@ -92,16 +99,17 @@ void Simulator::step(runtime::WorldBatch& worlds, double h) const {
     const int end = static_cast<int>(static_cast<long long>(worlds.count) * (chunk + 1) / chunks);
     for (int w = begin; w < end; ++w) {
       uint8_t& status = worlds.status[w];
-      if (status & runtime::kWorldNonFinite) continue;
+      if (status & runtime::kWorldFailed) continue;
       const int code =
           library_->step(worlds.q_of(w).data(), worlds.u_of(w).data(), worlds.ctrl_of(w).data(),
                          worlds.params_of(w).data(), h, worlds.workspace_of(w));
       double* stats = worlds.stats.data() + static_cast<std::size_t>(w) * worlds.nstats;
       library_->statistics(worlds.workspace_of(w), stats);
-      status = code == 1   ? runtime::kWorldNonFinite
-               : code == 2 ? runtime::kWorldBadStep
+      status = code == 1                             ? runtime::kWorldNonFinite
+               : code == 2                           ? runtime::kWorldBadStep
+               : code == 3                           ? runtime::kWorldDiverged
                : stats[codegen::kStatConverged] != 0 ? runtime::kWorldOk
-                                                      : runtime::kWorldNotConverged;
+                                                     : runtime::kWorldNotConverged;
     }
   });
 }
@@ -120,11 +128,17 @@ std::vector<double> Simulator::contact_gaps(runtime::WorldBatch& worlds, int w) 
   return gaps;
 }
 
+std::vector<double> Simulator::impulses(runtime::WorldBatch& worlds, int w) const {
+  std::vector<double> out(unit_.nrows);
+  library_->impulses(worlds.workspace_of(w), out.data());
+  return out;
+}
+
 std::vector<double> Simulator::min_contact_gaps(runtime::WorldBatch& worlds) const {
   std::vector<double> out(worlds.count, std::numeric_limits<double>::infinity());
   if (unit_.ncontacts == 0) return out;
   pool_->parallel_for(worlds.count, [&](int w) {
-    if (worlds.status[w] & (runtime::kWorldNonFinite | runtime::kWorldBadStep)) return;
+    if (worlds.status[w] & (runtime::kWorldFailed | runtime::kWorldBadStep)) return;
     std::vector<double> gaps(unit_.ncontacts);
     library_->contact_gaps(worlds.workspace_of(w), gaps.data());
     out[w] = *std::min_element(gaps.begin(), gaps.end());

@@ -25,8 +25,19 @@
 
 namespace talon {
 
+// The lowering options Talon steps models with (`talon simulate` and `talon compile` alike):
+// the defaults plus ε_c = 1e-6 on Fischer–Burmeister rows. Four box corners resting on a
+// plane make the Schur matrix singular up to the FB smoothing (four rows, three DOF); PCR
+// then finds huge null-space impulses in the rounding of an inconsistent right-hand side
+// (a resting box at h = 0.2 jumped in tests/physics). ε_c bounds the smallest eigenvalue;
+// it enters only the linearisation (c_diag), so the fixed point is unchanged. Likewise
+// ε_t = 1e-3 on friction rows: two sticking points on one wheel rim constrain the same slip
+// twice, and without it the three-wheeler's internal friction impulses grew without bound.
+ir::LowerOptions default_lower_options();
+
 struct SimulatorOptions {
-  ir::LowerOptions lower;  // fold_params = true gives faster code but no per-world θ
+  // fold_params = true gives faster code but no per-world θ.
+  ir::LowerOptions lower = default_lower_options();
   codegen::SolverOptions solver;
   runtime::KernelCacheOptions cache;
   int threads = 0;  // 0: one per hardware thread
@@ -58,6 +69,8 @@ class Simulator {
   // Signed contact gaps of world w after its last step (m; negative = penetration), one per
   // contact slot (ModelUnit::ncontacts).
   std::vector<double> contact_gaps(runtime::WorldBatch& worlds, int w) const;
+  // World w's constraint impulses of its last step (N·s, ResidualProgram::rows order).
+  std::vector<double> impulses(runtime::WorldBatch& worlds, int w) const;
   // The smallest contact gap of every world after its last step (m; +inf without contacts or
   // for a non-finite world), computed on the thread pool.
   std::vector<double> min_contact_gaps(runtime::WorldBatch& worlds) const;

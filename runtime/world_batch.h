@@ -12,20 +12,25 @@ namespace talon::runtime {
 // until the caller resets it (Simulator::reset_world); the others never notice.
 enum WorldStatus : uint8_t {
   kWorldOk = 0,
-  kWorldNonFinite = 1,      // a state, control or result was NaN or infinite
-  kWorldNotConverged = 2,   // the last step ended above the convergence tolerance
-  kWorldBadStep = 4,        // h was not a positive finite number
+  kWorldNonFinite = 1,     // a state, control or result was NaN or infinite
+  kWorldNotConverged = 2,  // the last step ended above the convergence tolerance
+  kWorldBadStep = 4,       // h was not a positive finite number
+  kWorldDiverged = 8,      // Newton diverged even at the finest substep; the state is the
+                           // last good one (sticky, like kWorldNonFinite)
 };
+
+// The flags that stop a world until Simulator::reset_world.
+constexpr uint8_t kWorldFailed = kWorldNonFinite | kWorldDiverged;
 
 struct WorldBatch {
   int count = 0;
   int nq = 0, nv = 0, nctrl = 0, nparam = 0, nstats = 0;
-  std::vector<double> q;       // [count·nq]  per body: COM position, quaternion (w, x, y, z)
-  std::vector<double> u;       // [count·nv]  per body: COM velocity, angular velocity (world)
-  std::vector<double> ctrl;    // [count·nctrl]
-  std::vector<double> params;  // [count·nparam] physical parameters θ (model values at first)
-  std::vector<uint8_t> status;  // [count] WorldStatus bits
-  std::vector<double> stats;    // [count·nstats] the last step's statistics (model_unit.h)
+  std::vector<double> q;          // [count·nq]  per body: COM position, quaternion (w, x, y, z)
+  std::vector<double> u;          // [count·nv]  per body: COM velocity, angular velocity (world)
+  std::vector<double> ctrl;       // [count·nctrl]
+  std::vector<double> params;     // [count·nparam] physical parameters θ (model values at first)
+  std::vector<uint8_t> status;    // [count] WorldStatus bits
+  std::vector<double> stats;      // [count·nstats] the last step's statistics (model_unit.h)
   std::vector<double> workspace;  // [count·workspace_doubles] solver workspaces (warm starts)
   std::size_t workspace_doubles = 0;
 

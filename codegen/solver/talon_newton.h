@@ -28,7 +28,10 @@ R"talon_c(
  *                TALON_MERIT_STOP (stop once an iterate ≥ k_min is this good), TALON_CONVERGED_MERIT,
  *                TALON_FRICTION_W_MAX, TALON_WARM_START, TALON_PROJECT_UNILATERAL,
  *                TALON_FB_EPSILON_SQ, TALON_KRYLOV_ITERATIONS (0: the plain frozen-W step),
- *                TALON_KRYLOV_SWITCH (merit ratio above which the next update is exact)
+ *                TALON_KRYLOV_SWITCH (merit ratio above which the next update is exact),
+ *                TALON_MAX_ROTATION (rad of turn per body and Newton update),
+ *                TALON_MAX_SUBSTEP_DEPTH (halvings of an unconverged step, talon_step_world),
+ *                TALON_DIVERGED_MERIT (an unconverged finest substep above it fails the step)
  *   workspace    talon_workspace (the public NAME_workspace) with the arrays used below.
  *
  * The Newton system and its signs (derived once here; tests/physics check the result).
@@ -44,10 +47,18 @@ R"talon_c(
  *                              ⇒   (Ĵ M̃⁻¹ Ĵᵀ + C) Δλ = Ĵ M̃⁻¹ r_dyn − r_con.
  * A = Ĵ M̃⁻¹ Ĵᵀ + C is symmetric positive semi-definite (C ≥ 0: FB ∂φ/∂λ ≥ 0, W ≥ 0,
  * compliances ≥ 0), which PCR needs. The fixed point is exact whatever the approximations:
- * the residuals themselves are exact.
+ * the residuals themselves are exact. Two departures from that textbook step, each found by
+ * a test that failed without it (talon_newton_update says why):
+ *   - Δλ comes from the Schur system, but the velocity then follows the impulses exactly,
+ *     u ← u − M̃⁻¹ r_dyn(u, λ + Δλ) (one more residual evaluation), instead of through Ĵᵀ;
+ *   - after an update that failed to halve the merit, the next one takes the exact Newton
+ *     direction (W differentiated, geometric terms kept) by FGMRES preconditioned with this
+ *     step (talon_krylov.h), when the unit has TALON_KRYLOV_ITERATIONS > 0.
+ * A trust region caps the turn of any body per update (talon_limit_update).
  *
- * Iterates k = 0 (u⁺ = ũ, λ = the previous step's impulses scaled by h/h_prev, or 0) to K;
- * the step returns the iterate k ≥ k_min with the smallest merit
+ * Iterates k = 0 (the previous step's impulses scaled by h/h_prev and the velocity they give,
+ * or u⁻ and λ = 0 on a cold start) to K; the step returns the iterate k ≥ k_min with the
+ * smallest merit
  *   Σ merit_i² + ‖M̃⁻¹ r_dyn‖²     (velocity², m²/s²)
  * where merit is the residual kernel's NCP residual per row (natural map for friction,
  * φ/h for normals): v_t + Wλ_t is no NCP residual at a separated contact, and selecting
@@ -122,16 +133,16 @@ static TALON_CALLABLE void talon_keep_iterate(talon_workspace* ws, int k, talon_
 }
 
 /* Iterate 0: the warm-started impulses (impulse = force·h, so the previous step's impulses
- * are rescaled to the new h) and the velocity they give, or ũ and λ = 0 on a cold start
- * (exact in free flight). */
+ * are rescaled to the new h) and the velocity they give, or u⁻ and λ = 0 on a cold start
+ * (u⁻, not the free-flight ũ: q⁺(ũ) of a body resting on the ground is h²g deep in it, and
+ * the iteration then starts far from the solution; in free flight one update reaches ũ). */
 static TALON_CALLABLE void talon_initial_iterate(talon_workspace* ws) {
   talon_real* u = ws->in + TALON_IN_U_PLUS;
   talon_real* lambda = ws->in + TALON_IN_LAMBDA;
   const talon_real h = ws->in[TALON_IN_H];
-  int b, j;
+  int j;
+  talon_copy(u, ws->in + TALON_IN_U_MINUS, TALON_NV);
   if (!TALON_WARM_START || ws->warm_valid != TALON_WARM_MAGIC || !(ws->warm_h > 0)) {
-    for (b = 0; b < TALON_NSIM; ++b)
-      for (j = 0; j < 6; ++j) u[6 * b + j] = ws->mass[20 * b + 14 + j];
     talon_fill(lambda, 0, TALON_NROWS);
     return;
   }
@@ -139,17 +150,13 @@ static TALON_CALLABLE void talon_initial_iterate(talon_workspace* ws) {
   talon_admissible_impulses(ws);
   /* u⁺ ← u⁻ − M̃⁻¹ r_dyn(u⁻, λ): the velocity the warm impulses produce (r_dyn is affine in
    * u⁺ and λ up to the geometric terms), so iterate 0 starts consistent instead of asking
-   * the first Newton update to undo a whole step's worth of impulse. The base is u⁻, not ũ:
-   * q⁺(ũ) of a body resting on the ground is h²g deep in it, and the contact geometry there
-   * (points midway between the surfaces) would bend the impulses' directions. */
-  talon_copy(u, ws->in + TALON_IN_U_MINUS, TALON_NV);
+   * the first Newton update to undo a whole step's worth of impulse. */
   talon_kernel_residual(ws->in, ws->res);
   talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, ws->body_a);
   for (j = 0; j < TALON_NV; ++j) u[j] -= ws->body_a[j];
 }
 
-/* The frozen-W Newton direction: Δλ into ws->pcr_x and the part of Δu that Δλ does not
- * explain, −M̃⁻¹ r_dyn, into ws->du. Returns the PCR iterations. */
+/* The frozen-W Newton direction's Δλ into ws->pcr_x. Returns the PCR iterations. */
 static TALON_CALLABLE int talon_frozen_direction(talon_workspace* ws) {
   const talon_real* in = ws->in;
   const talon_real* lambda = in + TALON_IN_LAMBDA;
@@ -165,25 +172,48 @@ static TALON_CALLABLE int talon_frozen_direction(talon_workspace* ws) {
       ws->rhs[t + 1] += dw * lambda[t + 1];
     }
   }
-  talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, ws->du);
-  talon_jhat_apply_add(ws->lin + TALON_LIN_JHAT, ws->du, ws->rhs);
-  for (i = 0; i < TALON_NV; ++i) ws->du[i] = -ws->du[i];
-  iterations = talon_pcr_solve(ws); /* (it uses body_a and body_b as scratch) */
+  talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, ws->body_a);
+  talon_jhat_apply_add(ws->lin + TALON_LIN_JHAT, ws->body_a, ws->rhs);
+  iterations = talon_pcr_solve(ws);
   return iterations;
 }
 
 #if TALON_KRYLOV_ITERATIONS > 0
-/* The exact Newton direction (talon_krylov.h), split like talon_frozen_direction's. */
+/* The exact Newton direction (talon_krylov.h): (Δu, Δλ) in ws->kstep, Δλ also in ws->pcr_x. */
 static TALON_CALLABLE int talon_exact_direction(talon_workspace* ws) {
   const int iterations = talon_krylov_direction(ws);
-  int i;
   talon_copy(ws->pcr_x, ws->kstep + TALON_NV, TALON_NROWS);
-  talon_jhat_transpose_apply(ws->lin + TALON_LIN_JHAT, ws->pcr_x, ws->body_a);
-  talon_apply_inverse_mass(ws->mass, ws->body_a, ws->body_b);
-  for (i = 0; i < TALON_NV; ++i) ws->du[i] = ws->kstep[i] - ws->body_b[i];
   return iterations;
 }
 #endif
+
+/* Scales the update just made (from ws->prev_u, ws->prev_lambda to the iterate in ws->in) so
+ * that no body's end-of-step orientation turns by more than TALON_MAX_ROTATION radians
+ * (h·|Δω|) in one Newton update. Linearisations drop the geometric stiffness, which a light
+ * body under large joint impulses (the three-wheeler's 0.1 kg caster, I⁻¹ = 62500 kg⁻¹m⁻²)
+ * feels within a fraction of a radian: unlimited, its iterates spin off. A trust region, not
+ * a line search: no extra evaluation, and steps near the solution are never cut. The scaled
+ * impulses stay admissible (a convex combination of admissible ones). */
+static TALON_CALLABLE void talon_limit_update(talon_workspace* ws) {
+  talon_real* u = ws->in + TALON_IN_U_PLUS;
+  talon_real* lambda = ws->in + TALON_IN_LAMBDA;
+  const talon_real h = ws->in[TALON_IN_H];
+  talon_real largest = 0, alpha;
+  int b, i;
+  for (b = 0; b < TALON_NSIM; ++b) {
+    talon_real turn = 0;
+    for (i = 3; i < 6; ++i) {
+      const talon_real d = u[6 * b + i] - ws->prev_u[6 * b + i];
+      turn += d * d;
+    }
+    largest = TALON_FMAX(largest, h * TALON_SQRT(turn));
+  }
+  if (!(largest > (talon_real)TALON_MAX_ROTATION)) return;
+  alpha = (talon_real)TALON_MAX_ROTATION / largest;
+  for (i = 0; i < TALON_NV; ++i) u[i] = ws->prev_u[i] + alpha * (u[i] - ws->prev_u[i]);
+  for (i = 0; i < TALON_NROWS; ++i)
+    lambda[i] = ws->prev_lambda[i] + alpha * (lambda[i] - ws->prev_lambda[i]);
+}
 
 /* One Newton update of the iterate in ws->in (whose residual is in ws->res), along the exact
  * direction when `exact` (and TALON_KRYLOV_ITERATIONS > 0), else the frozen-W one. Returns
@@ -199,24 +229,40 @@ static TALON_CALLABLE int talon_newton_update(talon_workspace* ws, int exact) {
   talon_kernel_linearize(in, ws->lin);
   for (i = 0; i < TALON_NROWS; ++i)
     ws->scale[i] = diag[i] > TALON_TINY && diag[i] < TALON_HUGE ? 1 / TALON_SQRT(diag[i]) : 0;
+  talon_copy(ws->prev_u, u, TALON_NV);
+  talon_copy(ws->prev_lambda, lambda, TALON_NROWS);
 #if TALON_KRYLOV_ITERATIONS > 0
-  iterations = exact ? talon_exact_direction(ws) : talon_frozen_direction(ws);
+  if (exact) {
+    /* λ ← Π(λ + Δλ), u ← u + Δu + M̃⁻¹ Ĵᵀ (Π(λ + Δλ) − (λ + Δλ)): the exact step, with the
+     * velocity following whatever part of Δλ the safeguards removed. */
+    iterations = talon_exact_direction(ws);
+    for (i = 0; i < TALON_NROWS; ++i) {
+      lambda[i] += ws->pcr_x[i];
+      ws->pcr_x[i] = lambda[i];
+    }
+    talon_admissible_impulses(ws);
+    for (i = 0; i < TALON_NROWS; ++i) ws->pcr_x[i] = lambda[i] - ws->pcr_x[i];
+    talon_jhat_transpose_apply(ws->lin + TALON_LIN_JHAT, ws->pcr_x, ws->body_a);
+    talon_apply_inverse_mass(ws->mass, ws->body_a, ws->body_b);
+    for (i = 0; i < TALON_NV; ++i) u[i] += ws->kstep[i] + ws->body_b[i];
+    talon_limit_update(ws);
+    return iterations;
+  }
 #else
   (void)exact;
-  iterations = talon_frozen_direction(ws);
 #endif
-  /* λ ← Π(λ + Δλ) (the safeguards), then Δu = du + M̃⁻¹ Ĵᵀ Δλ with the Δλ actually applied:
-   * the velocity stays consistent with the impulses, so a projection that undoes part of
-   * the Newton step cannot leave a dynamics residual the next update repeats. */
-  for (i = 0; i < TALON_NROWS; ++i) {
-    ws->rhs[i] = lambda[i]; /* rhs is free again: it keeps the previous impulses */
-    lambda[i] += ws->pcr_x[i];
-  }
+  /* λ ← Π(λ + Δλ) (the safeguards), then u ← u − M̃⁻¹ r_dyn(u, λ): the velocity the new
+   * impulses give exactly (r_dyn is affine in λ, so this is Δu = M̃⁻¹ (Jᵀ Δλ − r_dyn) with the
+   * impulses' true directions J — for Fischer–Burmeister rows Ĵ = (∂φ/∂c) J differs from J by
+   * up to a factor 2 at a penetrating contact — and with the Δλ the safeguards let through).
+   * It costs one more residual evaluation; ws->res is recomputed by the next iteration. */
+  iterations = talon_frozen_direction(ws);
+  for (i = 0; i < TALON_NROWS; ++i) lambda[i] += ws->pcr_x[i];
   talon_admissible_impulses(ws);
-  for (i = 0; i < TALON_NROWS; ++i) ws->pcr_x[i] = lambda[i] - ws->rhs[i];
-  talon_jhat_transpose_apply(ws->lin + TALON_LIN_JHAT, ws->pcr_x, ws->body_a);
-  talon_apply_inverse_mass(ws->mass, ws->body_a, ws->body_b);
-  for (i = 0; i < TALON_NV; ++i) u[i] += ws->du[i] + ws->body_b[i];
+  talon_kernel_residual(in, ws->res);
+  talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, ws->body_a);
+  for (i = 0; i < TALON_NV; ++i) u[i] -= ws->body_a[i];
+  talon_limit_update(ws);
   return iterations;
 }
 
@@ -273,13 +319,40 @@ static TALON_CALLABLE void talon_normalize_quaternions(talon_real* q) {
 #define TALON_STEP_OK 0
 #define TALON_STEP_NONFINITE 1 /* non-finite state, controls or result: q, u left unchanged */
 #define TALON_STEP_BAD_STEP 2  /* h is not a positive finite number: q, u left unchanged */
+#define TALON_STEP_DIVERGED 3  /* even the finest substep's residual exceeded
+                                  TALON_DIVERGED_MERIT: q, u left unchanged */
 
-/* Advances (q, u) by h in place. `ctrl` may be 0 (all controls zero). */
+/* Solves one (sub)step of h from (q, u) with the data in ws->in; on success the result is in
+ * ws->best_* and the warm start is updated. Returns 1 when an iterate k ≥ k_min was finite. */
+static TALON_CALLABLE int talon_solve_substep(talon_workspace* ws, const talon_real* q,
+                                             const talon_real* u, talon_real h) {
+  talon_copy(ws->in + TALON_IN_Q_MINUS, q, TALON_NQ);
+  talon_copy(ws->in + TALON_IN_U_MINUS, u, TALON_NV);
+  ws->in[TALON_IN_H] = h;
+  if (!talon_solve(ws)) return 0;
+  talon_normalize_quaternions(ws->best_q);
+  return talon_all_finite(ws->best_q, TALON_NQ) && talon_all_finite(ws->best_u, TALON_NV);
+}
+
+/* Advances (q, u) by h in place. `ctrl` may be 0 (all controls zero).
+ *
+ * Substep fallback: a step whose best iterate misses the convergence tolerance is not taken;
+ * it is retried as two steps of h/2, recursively down to h/2^TALON_MAX_SUBSTEP_DEPTH (the
+ * last level's best iterate is then taken, flagged unconverged, unless its merit exceeds
+ * TALON_DIVERGED_MERIT: such an iterate is garbage, and the step fails instead). Newton at large h can fail at
+ * a violent active-set change — MuJoCo's humanoid landing at h = 0.05 — and taking such an
+ * iterate injects energy that the next steps amplify. Converged steps are never split, so
+ * the method (and its exactness) is unchanged where it works. After a split the size doubles
+ * back once the substeps realign with the coarser grid. Counted in stats.substeps. */
 static TALON_CALLABLE int talon_step_world(talon_workspace* ws, talon_real* q, talon_real* u,
                                            const talon_real* ctrl, const talon_real* params,
                                            talon_real h) {
   talon_real* in = ws->in;
+  const long total = 1L << TALON_MAX_SUBSTEP_DEPTH; /* h in units of the finest substep */
+  long done = 0, size = total;
+  int newton = 0, pcr = 0, substeps = 0, converged = 1, diverged = 0;
   ws->stats.converged = 0;
+  ws->stats.substeps = 0;
   if (!(h > 0) || !talon_finite(h)) return TALON_STEP_BAD_STEP;
   talon_copy(in + TALON_IN_Q_MINUS, q, TALON_NQ);
   talon_copy(in + TALON_IN_U_MINUS, u, TALON_NV);
@@ -290,15 +363,39 @@ static TALON_CALLABLE int talon_step_world(talon_workspace* ws, talon_real* q, t
   talon_copy(in + TALON_IN_PARAMS, params, TALON_NPARAM);
   in[TALON_IN_H] = h;
   if (!talon_all_finite(in, TALON_IN_H)) return TALON_STEP_NONFINITE;
-  if (!talon_solve(ws)) return TALON_STEP_NONFINITE;
-  talon_normalize_quaternions(ws->best_q);
-  if (!talon_all_finite(ws->best_q, TALON_NQ) || !talon_all_finite(ws->best_u, TALON_NV))
-    return TALON_STEP_NONFINITE;
-  talon_copy(q, ws->best_q, TALON_NQ);
-  talon_copy(u, ws->best_u, TALON_NV);
-  talon_copy(ws->warm_lambda, ws->best_lambda, TALON_NROWS);
-  ws->warm_h = h;
-  ws->warm_valid = TALON_WARM_MAGIC;
+  talon_copy(ws->start_q, q, TALON_NQ);
+  talon_copy(ws->start_u, u, TALON_NV);
+  while (done < total) {
+    const talon_real sub = h * (talon_real)size / (talon_real)total;
+    const int ok = talon_solve_substep(ws, ws->start_q, ws->start_u, sub);
+    newton += ws->stats.newton_iterations;
+    pcr += ws->stats.pcr_iterations;
+    if ((!ok || !ws->stats.converged) && size > 1) {
+      size /= 2; /* retry this stretch as two halves */
+      continue;
+    }
+    if (!ok) break;
+    if (!ws->stats.converged && !(ws->stats.merit <= (talon_real)TALON_DIVERGED_MERIT)) {
+      diverged = 1;
+      break;
+    }
+    converged = converged && ws->stats.converged;
+    talon_copy(ws->start_q, ws->best_q, TALON_NQ);
+    talon_copy(ws->start_u, ws->best_u, TALON_NV);
+    talon_copy(ws->warm_lambda, ws->best_lambda, TALON_NROWS);
+    ws->warm_h = sub;
+    ws->warm_valid = TALON_WARM_MAGIC;
+    done += size;
+    ++substeps;
+    if (size < total && done % (2 * size) == 0) size *= 2;
+  }
+  ws->stats.newton_iterations = newton;
+  ws->stats.pcr_iterations = pcr;
+  ws->stats.substeps = substeps;
+  ws->stats.converged = done == total && converged;
+  if (done < total) return diverged ? TALON_STEP_DIVERGED : TALON_STEP_NONFINITE; /* q, u kept */
+  talon_copy(q, ws->start_q, TALON_NQ);
+  talon_copy(u, ws->start_u, TALON_NV);
   return TALON_STEP_OK;
 }
 
@@ -311,6 +408,7 @@ static TALON_CALLABLE void talon_reset(talon_workspace* ws) {
   ws->stats.pcr_iterations = 0;
   ws->stats.best_iterate = -1;
   ws->stats.converged = 0;
+  ws->stats.substeps = 0;
   ws->stats.merit = 0;
   talon_fill(ws->stats.block_residual, 0, TALON_NBLOCKS);
 }

@@ -8,32 +8,45 @@
 namespace talon::ir::lower {
 namespace {
 
-constexpr double kNormEps = 1e-12;       // metres: guards normalising centre offsets
-constexpr double kDirectionEps = 1e-9;   // unitless: rim direction of an upright cylinder
+constexpr double kNormEps = 1e-12;      // metres: guards normalising centre offsets
+constexpr double kDirectionEps = 1e-9;  // unitless: rim direction of an upright cylinder
 
 int rank(GeomType t) {
   switch (t) {
-    case GeomType::Plane: return 0;
-    case GeomType::Sphere: return 1;
-    case GeomType::Capsule: return 2;
-    case GeomType::Box: return 3;
-    case GeomType::Cylinder: return 4;
-    case GeomType::Ellipsoid: return 5;
-    case GeomType::Mesh: return 6;
+    case GeomType::Plane:
+      return 0;
+    case GeomType::Sphere:
+      return 1;
+    case GeomType::Capsule:
+      return 2;
+    case GeomType::Box:
+      return 3;
+    case GeomType::Cylinder:
+      return 4;
+    case GeomType::Ellipsoid:
+      return 5;
+    case GeomType::Mesh:
+      return 6;
   }
   return 7;
 }
 
-Graph& graph_of(const GeomPose& p) { return p.center.x.graph(); }
+Graph& graph_of(const GeomPose& p) {
+  return p.center.x.graph();
+}
 
-V3 axis(const GeomPose& p, int i) { return column(p.rot, i); }
+V3 axis(const GeomPose& p, int i) {
+  return column(p.rot, i);
+}
 
 V3 local_to_world(const GeomPose& p, const Vec3& local) {
   return p.center + p.rot * constant(graph_of(p), local);
 }
 
 // Segment of a capsule or cylinder: centre ± half_length · axis z.
-V3 segment_end(const GeomPose& p, double sign) { return p.center + (sign * p.size.y()) * axis(p, 2); }
+V3 segment_end(const GeomPose& p, double sign) {
+  return p.center + (sign * p.size.y()) * axis(p, 2);
+}
 
 ContactPoint midway(const V3& point_on_b_side, const V3& normal, Expr gap) {
   return {gap, point_on_b_side - (0.5 * gap) * normal, normal};
@@ -174,23 +187,31 @@ ContactPoint sphere_box(const V3& p, double r, const GeomPose& box) {
 template <class Collide>
 std::vector<ContactPoint> end_spheres(const GeomPose& capsule, Collide collide) {
   std::vector<ContactPoint> out;
-  for (double sign : {-1.0, 1.0}) out.push_back(collide(segment_end(capsule, sign), capsule.size.x()));
+  for (double sign : {-1.0, 1.0})
+    out.push_back(collide(segment_end(capsule, sign), capsule.size.x()));
   return out;
 }
 
 }  // namespace
 
-bool canonical_pair_order(GeomType a, GeomType b) { return rank(a) <= rank(b); }
+bool canonical_pair_order(GeomType a, GeomType b) {
+  return rank(a) <= rank(b);
+}
 
 int contact_slot_count(GeomType a, GeomType b) {
   using T = GeomType;
   if (a == T::Plane) {
     switch (b) {
-      case T::Sphere: return 1;
-      case T::Capsule: return 2;
-      case T::Box: return 8;
-      case T::Cylinder: return 2;
-      default: return 0;
+      case T::Sphere:
+        return 1;
+      case T::Capsule:
+        return 2;
+      case T::Box:
+        return 8;
+      case T::Cylinder:
+        return 2;
+      default:
+        return 0;
     }
   }
   if (a == T::Sphere && (b == T::Sphere || b == T::Capsule || b == T::Box)) return 1;
@@ -216,12 +237,16 @@ std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b) {
   using T = GeomType;
   if (a.type == T::Plane) {
     switch (b.type) {
-      case T::Sphere: return {plane_point(a, b.center, b.size.x())};
+      case T::Sphere:
+        return {plane_point(a, b.center, b.size.x())};
       case T::Capsule:
         return end_spheres(b, [&](const V3& p, double r) { return plane_point(a, p, r); });
-      case T::Box: return box_corners_vs(b, a, false);
-      case T::Cylinder: return plane_cylinder(a, b);
-      default: return {};
+      case T::Box:
+        return box_corners_vs(b, a, false);
+      case T::Cylinder:
+        return plane_cylinder(a, b);
+      default:
+        return {};
     }
   }
   if (a.type == T::Sphere) {

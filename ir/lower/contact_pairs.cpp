@@ -68,8 +68,8 @@ std::vector<GeomPair> contact_pairs(Context& ctx) {
   const int cap = ctx.options.max_inter_tree_pairs;
   if (cap >= 0 && static_cast<int>(other_trees.size()) > cap) {
     ctx.note("contacts between different kinematic trees are not generated: " +
-             std::to_string(other_trees.size()) + " geom pairs exceed max_inter_tree_pairs = " +
-             std::to_string(cap));
+             std::to_string(other_trees.size()) +
+             " geom pairs exceed max_inter_tree_pairs = " + std::to_string(cap));
     ctx.skipped_pairs += static_cast<int>(other_trees.size());
     other_trees.clear();
   }

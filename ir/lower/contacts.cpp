@@ -79,7 +79,8 @@ std::string slot_label(const Context& ctx, const SlotGeometry& s) {
 }
 
 void add_normal_row(Context& ctx, const SlotGeometry& s, Expr compliance) {
-  const Expr inverse_mass = ctx.point_inverse_mass(s.body_a, s.body_b, s.minus.point, s.minus.normal);
+  const Expr inverse_mass =
+      ctx.point_inverse_mass(s.body_a, s.body_b, s.minus.point, s.minus.normal);
   Row& row = ctx.add_complementarity_row(RowKind::ContactNormal, slot_label(ctx, s), s.plus.gap,
                                          ctx.h * inverse_mass, compliance);
   row.info.body = s.body_b;
@@ -88,14 +89,14 @@ void add_normal_row(Context& ctx, const SlotGeometry& s, Expr compliance) {
   ctx.slots[s.slot].normal_row = static_cast<int>(ctx.rows.size()) - 1;
 }
 
-bool has_friction(const Model& m, const GeomPair& pair) {
-  const int condim = std::max(m.geom_condim[pair.a], m.geom_condim[pair.b]);
-  return condim >= 3;
+// MuJoCo's rule for geoms of equal priority: the larger condim of the two.
+int pair_condim(const Model& m, const GeomPair& pair) {
+  return std::max(m.geom_condim[pair.a], m.geom_condim[pair.b]);
 }
 
 struct FrictionTerms {
-  Expr w;           // exact weight W
-  Expr merit[2];    // natural-map residual per direction
+  Expr w;         // exact weight W
+  Expr merit[2];  // natural-map residual per direction
 };
 
 // W and the natural-map merit from slip v_t, impulses λ_t, the normal impulse λ_n, μ and k_t.
@@ -123,8 +124,8 @@ void add_friction_rows(Context& ctx, const SlotGeometry& s, Expr mu) {
   const V3 t1_raw = t1_minus - dot(t1_minus, n) * n;
   const V3 t1 = (1.0 / smooth_norm(t1_raw, 1e-12)) * t1_raw;
   const V3 tangents[2] = {t1, cross(n, t1)};
-  const V3 v_rel = point_velocity(ctx, s.body_b, s.plus.point) -
-                   point_velocity(ctx, s.body_a, s.plus.point);
+  const V3 v_rel =
+      point_velocity(ctx, s.body_b, s.plus.point) - point_velocity(ctx, s.body_a, s.plus.point);
   const Expr k = 0.5 * (ctx.point_inverse_mass(s.body_a, s.body_b, s.minus.point, t1_minus) +
                         ctx.point_inverse_mass(s.body_a, s.body_b, s.minus.point, t2_minus));
   const int first = static_cast<int>(ctx.rows.size());
@@ -145,6 +146,7 @@ void add_friction_rows(Context& ctx, const SlotGeometry& s, Expr mu) {
     row.residual = vt[i] + terms.w * lt[i];
     row.residual_frozen = vt[i] + w_input * lt[i];
     row.merit = terms.merit[i];
+    row.friction_scale = k;
     row.info.body = s.body_b;
     row.info.other = s.body_a;
     row.info.slot = s.slot;
@@ -164,8 +166,7 @@ void build_contact_rows(Context& ctx) {
   const std::vector<SlotGeometry> slots = slot_geometry(ctx, contact_pairs(ctx));
   int first = static_cast<int>(ctx.rows.size());
   Expr compliance;
-  if (!slots.empty())
-    compliance = ctx.param("contact_compliance", ctx.options.contact_compliance);
+  if (!slots.empty()) compliance = ctx.param("contact_compliance", ctx.options.contact_compliance);
   for (const SlotGeometry& s : slots) add_normal_row(ctx, s, compliance);
   ctx.close_block("contact_normal", first);
 
@@ -173,16 +174,16 @@ void build_contact_rows(Context& ctx) {
   std::vector<Expr> friction_param(m.ngeom);
   auto friction = [&](int geom) {
     if (!friction_param[geom])
-      friction_param[geom] = ctx.param("friction:" + ctx.param_suffix_of_geom(geom),
-                                       m.geom_friction[geom].x());
+      friction_param[geom] =
+          ctx.param("friction:" + ctx.param_suffix_of_geom(geom), m.geom_friction[geom].x());
     return friction_param[geom];
   };
   for (const SlotGeometry& s : slots) {
-    const int condim = std::max(m.geom_condim[s.pair.a], m.geom_condim[s.pair.b]);
+    const int condim = pair_condim(m, s.pair);
     if (condim > 3)
       ctx.note("torsional and rolling friction (condim " + std::to_string(condim) +
                ") are not modelled; sliding friction only");
-    if (!has_friction(m, s.pair)) continue;
+    if (condim < 3) continue;
     const Expr mu_a = friction(s.pair.a), mu_b = friction(s.pair.b);  // creation order
     add_friction_rows(ctx, s, max(mu_a, mu_b));
   }

@@ -78,8 +78,12 @@ std::string Context::body_name(int sim) const {
 }
 
 std::string Context::geom_label(int geom) const {
+  // Built by appending: GCC 12's -Wrestrict misfires on "literal" + std::string&& at -O2.
   const std::string& name = model.geom_name[geom];
-  return name.empty() ? "#" + std::to_string(geom) : "'" + name + "'";
+  std::string label = name.empty() ? "#" : "'";
+  label.append(name.empty() ? std::to_string(geom) : name);
+  if (!name.empty()) label.push_back('\'');
+  return label;
 }
 
 std::string Context::param_suffix_of_geom(int geom) const {

@@ -21,10 +21,10 @@ enum class Time { Minus, Plus };
 
 // The symbolic pose of a sim body (or of the world) at one instant.
 struct Frame {
-  V3 com;                          // world position of the centre of mass
-  Q4 quat;                         // unit quaternion of the sim frame
-  M3 rot;                          // its rotation matrix
-  Vec3 com_local = Vec3::Zero();   // centre of mass in the sim frame (constant)
+  V3 com;                         // world position of the centre of mass
+  Q4 quat;                        // unit quaternion of the sim frame
+  M3 rot;                         // its rotation matrix
+  Vec3 com_local = Vec3::Zero();  // centre of mass in the sim frame (constant)
 
   V3 point(const Vec3& p_local) const;  // world position of a sim-frame point
   V3 direction(const Vec3& d_local) const;
@@ -51,6 +51,7 @@ struct Row {
   // Null for friction rows, whose impulses are added explicitly (see ExplicitImpulse).
   Expr rho;
   Expr fb_scale;  // r of Fischer–Burmeister rows (null otherwise)
+  Expr friction_scale;  // k_t = [J_t M̃⁻¹ J_tᵀ] of friction rows (null otherwise)
 };
 
 // A generalised impulse added to r_dyn directly: J_tᵀ λ_t of a friction pair.
@@ -83,10 +84,10 @@ struct JointSet {
   int body = -1;    // sim body
   int parent = -1;  // its sim parent, -1 = world
   JointSetKind kind = JointSetKind::Free;
-  std::vector<int> joints;   // Model joint indices in written order
-  std::vector<int> hinges;   // Chain: hinge joints in order
-  std::vector<int> slides;   // Chain: slide joints in order
-  bool slides_first = true;  // Chain: slides act before the hinges (axes in the parent frame)
+  std::vector<int> joints;     // Model joint indices in written order
+  std::vector<int> hinges;     // Chain: hinge joints in order
+  std::vector<int> slides;     // Chain: slide joints in order
+  bool slides_first = true;    // Chain: slides act before the hinges (axes in the parent frame)
   Vec3 anchor = Vec3::Zero();  // sim frame: common hinge anchor / ball / planar / slide point
   // Two hinges with different anchors (MuJoCo humanoid ankles): the anchor of the second.
   bool skew = false;
@@ -114,10 +115,10 @@ class Context {
   Expr h;
   std::vector<ParamInfo> param_info;
 
-  std::vector<BodyState> bodies;  // [nsim]
-  Frame world;                    // identity frame with constant entries
-  std::vector<JointSet> joint_sets;  // one per sim body that has joints (not free)
-  std::vector<int> joint_set_of_joint;  // [njnt] index into joint_sets, -1 for free
+  std::vector<BodyState> bodies;                    // [nsim]
+  Frame world;                                      // identity frame with constant entries
+  std::vector<JointSet> joint_sets;                 // one per sim body that has joints (not free)
+  std::vector<int> joint_set_of_joint;              // [njnt] index into joint_sets, -1 for free
   std::vector<Coordinate> coord_minus, coord_plus;  // [njnt] (hinge/slide only)
   std::vector<Expr> joint_velocity_minus;           // [njnt] θ̇ at (q⁻, u⁻)
 
@@ -146,8 +147,8 @@ class Context {
   // Appends a row block covering the rows added since `first_row`.
   void close_block(const std::string& name, int first_row);
   void note(const std::string& message);
-  std::string body_name(int sim) const;  // "world" for -1
-  std::string geom_label(int geom) const;         // "'floor'" or "#3" when unnamed
+  std::string body_name(int sim) const;              // "world" for -1
+  std::string geom_label(int geom) const;            // "'floor'" or "#3" when unnamed
   std::string param_suffix_of_geom(int geom) const;  // "floor" or "geom3" when unnamed
   // An `unsupported:` error at the model file.
   void unsupported(const std::string& element, const std::string& message);
@@ -159,13 +160,13 @@ class Context {
 };
 
 // The passes, in the order lower.cpp runs them.
-void build_state(Context& ctx);           // state.cpp: inputs, params, frames, q⁺
-void build_joint_sets(Context& ctx);      // joint_sets.cpp: classification, coordinates
-void build_joint_rows(Context& ctx);      // joints.cpp
-void build_limit_rows(Context& ctx);      // limits.cpp
-void build_contact_rows(Context& ctx);    // contacts.cpp (pairs from contact_pairs.cpp)
-void build_servo_rows(Context& ctx);      // servos.cpp
-void build_joint_forces(Context& ctx);    // servos.cpp: motors and passive springs (f_ext)
+void build_state(Context& ctx);         // state.cpp: inputs, params, frames, q⁺
+void build_joint_sets(Context& ctx);    // joint_sets.cpp: classification, coordinates
+void build_joint_rows(Context& ctx);    // joints.cpp
+void build_limit_rows(Context& ctx);    // limits.cpp
+void build_contact_rows(Context& ctx);  // contacts.cpp (pairs from contact_pairs.cpp)
+void build_servo_rows(Context& ctx);    // servos.cpp
+void build_joint_forces(Context& ctx);  // servos.cpp: motors and passive springs (f_ext)
 
 // dynamics.cpp
 struct Dynamics {

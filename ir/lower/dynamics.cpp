@@ -64,8 +64,8 @@ Dynamics build_dynamics(Context& ctx) {
     const V3 force = s.mass * gravity + at(joint_forces, 0);
     const V3 torque = -cross(s.w_minus, s.inertia_world_minus * s.w_minus) + at(joint_forces, 3);
     const V3 r_lin = s.mass * (s.v_plus - s.v_minus) - ctx.h * force - at(impulses, 0);
-    const V3 r_ang = s.inertia_world_minus * (s.w_plus - s.w_minus) - ctx.h * torque -
-                     at(impulses, 3);
+    const V3 r_ang =
+        s.inertia_world_minus * (s.w_plus - s.w_minus) - ctx.h * torque - at(impulses, 3);
     out.residual.insert(out.residual.end(), {r_lin.x, r_lin.y, r_lin.z, r_ang.x, r_ang.y, r_ang.z});
 
     const V3 v_tilde = s.v_minus + (ctx.h * s.inv_mass) * force;

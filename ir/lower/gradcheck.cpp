@@ -34,7 +34,8 @@ class Evaluator {
 
   Vector run(const std::string& name, const KernelPoint& p, const Vector& extra = {}) {
     auto it = schedules_.find(name);
-    if (it == schedules_.end()) it = schedules_.emplace(name, schedule(prog_.kernel(name).function)).first;
+    if (it == schedules_.end())
+      it = schedules_.emplace(name, schedule(prog_.kernel(name).function)).first;
     Vector inputs = p.base();
     inputs.insert(inputs.end(), extra.begin(), extra.end());
     return evaluate(it->second, inputs);
@@ -129,8 +130,8 @@ class Comparison {
       if (!(err <= check_.max_rel_error)) {
         check_.max_rel_error = std::isnan(err) ? INFINITY : err;
         std::ostringstream w;
-        w << where << " entry " << i << ": kernel " << k[i] << ", finite difference "
-          << f.value[i] << " (noise " << f.noise[i] << ")";
+        w << where << " entry " << i << ": kernel " << k[i] << ", finite difference " << f.value[i]
+          << " (noise " << f.noise[i] << ")";
         check_.worst = w.str();
       }
     }
@@ -279,7 +280,8 @@ class Checker {
         if (b < 0) continue;
         Vector j(6), n(6);
         for (int i = 0; i < 6; ++i) {
-          const Difference d = difference(p, {&KernelPoint::u_plus, 6 * b + i, ""}, step(), frozen());
+          const Difference d =
+              difference(p, {&KernelPoint::u_plus, 6 * b + i, ""}, step(), frozen());
           j[i] = d.value[row];
           n[i] = d.noise[row];
         }
@@ -330,8 +332,8 @@ class Checker {
     const Vector w = random_vector(prog_.ndyn() + prog_.nrows, rng_);
     const Vector k = eval_.run(kernel, p, w);
     for (int c : pick(static_cast<int>(coords.size()), opt_.max_columns, rng_)) {
-      const Difference f = difference(p, coords[c], step(),
-                                      [&](const KernelPoint& x) { return weighted(x, w); });
+      const Difference f =
+          difference(p, coords[c], step(), [&](const KernelPoint& x) { return weighted(x, w); });
       comparison(kernel).compare({k[c]}, f, coords[c].label);
     }
   }

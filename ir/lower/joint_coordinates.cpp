@@ -64,8 +64,8 @@ void hinge_coordinates(Context& ctx, const JointSet& set, Time t, std::vector<Co
 
 void slide_coordinates(Context& ctx, const JointSet& set, Time t, std::vector<Coordinate>& out) {
   const Model& m = ctx.model;
-  const V3 offset_world = ctx.frame(set.body, t).point(set.anchor) -
-                          joint_frame_point(ctx, set, set.anchor, t);
+  const V3 offset_world =
+      ctx.frame(set.body, t).point(set.anchor) - joint_frame_point(ctx, set, set.anchor, t);
   const bool parent_axes = set.slides_first || set.hinges.empty();
   for (std::size_t k = 0; k < set.slides.size(); ++k) {
     const Vec3& dual = set.slide_duals[k];
@@ -99,8 +99,8 @@ std::vector<Expr> state_rate_minus(const Context& ctx) {
                ctx.q_minus[7 * b + 6]};
     const Q4 omega{ctx.g.constant(0.0), 0.5 * s.w_minus.x, 0.5 * s.w_minus.y, 0.5 * s.w_minus.z};
     const Q4 q_dot = omega * q;
-    rate.insert(rate.end(), {s.v_minus.x, s.v_minus.y, s.v_minus.z, q_dot.w, q_dot.x, q_dot.y,
-                             q_dot.z});
+    rate.insert(rate.end(),
+                {s.v_minus.x, s.v_minus.y, s.v_minus.z, q_dot.w, q_dot.x, q_dot.y, q_dot.z});
   }
   return rate;
 }

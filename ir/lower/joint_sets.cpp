@@ -105,8 +105,8 @@ bool classify_chain(Context& ctx, JointSet& set) {
   }
   set.kind = JointSetKind::Chain;
   if (!set_slide_geometry(ctx, set)) {
-    ctx.unsupported(element, "linearly dependent slide axes on body '" +
-                                 ctx.model.sim_name[set.body] + "'");
+    ctx.unsupported(element,
+                    "linearly dependent slide axes on body '" + ctx.model.sim_name[set.body] + "'");
     return false;
   }
   if (set.hinges.empty()) {
@@ -114,8 +114,7 @@ bool classify_chain(Context& ctx, JointSet& set) {
     return true;
   }
   if (set.hinges.size() > 1 && !axes_orthogonal(ctx, set.hinges)) {
-    ctx.unsupported(element, "non-orthogonal hinge axes on body '" +
-                                 ctx.model.sim_name[set.body] +
+    ctx.unsupported(element, "non-orthogonal hinge axes on body '" + ctx.model.sim_name[set.body] +
                                  "' (several hinges on one body need orthogonal axes)");
     return false;
   }
@@ -133,9 +132,9 @@ bool classify(Context& ctx, JointSet& set) {
   const int first = set.joints.front();
   const JointType type = m.jnt_type[first];
   if (set.joints.size() == 1 && type != JointType::Hinge && type != JointType::Slide) {
-    set.kind = type == JointType::Free    ? JointSetKind::Free
-               : type == JointType::Ball  ? JointSetKind::Ball
-                                          : JointSetKind::Planar;
+    set.kind = type == JointType::Free   ? JointSetKind::Free
+               : type == JointType::Ball ? JointSetKind::Ball
+                                         : JointSetKind::Planar;
     set.anchor = m.jnt_pos[first];
     return true;
   }

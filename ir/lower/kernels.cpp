@@ -38,10 +38,13 @@ class KernelBuilder {
     Kernel k;
     k.function.name = name;
     const std::vector<Expr> h{ctx_.h};
-    const std::pair<std::string, const std::vector<Expr>*> base[] = {
-        {"q_minus", &ctx_.q_minus}, {"u_minus", &ctx_.u_minus}, {"u_plus", &ctx_.u_plus},
-        {"lambda", &ctx_.lambda},   {"ctrl", &ctx_.ctrl},       {"params", &ctx_.params},
-        {"h", &h}};
+    const std::pair<std::string, const std::vector<Expr>*> base[] = {{"q_minus", &ctx_.q_minus},
+                                                                     {"u_minus", &ctx_.u_minus},
+                                                                     {"u_plus", &ctx_.u_plus},
+                                                                     {"lambda", &ctx_.lambda},
+                                                                     {"ctrl", &ctx_.ctrl},
+                                                                     {"params", &ctx_.params},
+                                                                     {"h", &h}};
     for (const auto& [group, values] : base) append_input(k, group, *values);
     for (const auto& [group, values] : extra) append_input(k, group, *values);
     prog_.kernels.push_back(std::move(k));
@@ -49,15 +52,15 @@ class KernelBuilder {
   }
 
   static void output(Kernel& k, const std::string& name, const std::vector<Expr>& values) {
-    k.outputs.push_back({name, static_cast<int>(k.function.outputs.size()),
-                         static_cast<int>(values.size())});
+    k.outputs.push_back(
+        {name, static_cast<int>(k.function.outputs.size()), static_cast<int>(values.size())});
     k.function.outputs.insert(k.function.outputs.end(), values.begin(), values.end());
   }
 
  private:
   static void append_input(Kernel& k, const std::string& name, const std::vector<Expr>& values) {
-    k.inputs.push_back({name, static_cast<int>(k.function.inputs.size()),
-                        static_cast<int>(values.size())});
+    k.inputs.push_back(
+        {name, static_cast<int>(k.function.inputs.size()), static_cast<int>(values.size())});
     k.function.inputs.insert(k.function.inputs.end(), values.begin(), values.end());
   }
 
@@ -74,25 +77,48 @@ std::vector<Expr> q_plus(const Context& ctx) {
   return out;
 }
 
-// diag ∂r_con/∂λ of the frozen rows, plus the optional FB regularisation ε_c·r/h.
-std::vector<Expr> c_diagonal(const Context& ctx, const std::vector<Expr>& frozen) {
-  const SparseJacobian d = jacobian(frozen, ctx.lambda);
-  std::vector<Expr> diag(frozen.size(), ctx.g.constant(0.0));
+// Ĵ = ∂r_con/∂u⁺ and the diagonal C = ∂r_con/∂λ of the frozen rows, from one Jacobian
+// (one reverse sweep per row), plus the optional regularisations on C: ε_c·r/h on FB rows,
+// ε_t·k_t on friction rows.
+struct FrozenDerivatives {
+  SparseJacobian jhat;
+  std::vector<Expr> c_diag;
+};
+
+FrozenDerivatives frozen_derivatives(const Context& ctx, const std::vector<Expr>& frozen) {
+  const int ndyn = static_cast<int>(ctx.u_plus.size());
+  const SparseJacobian d = jacobian(frozen, concat({&ctx.u_plus, &ctx.lambda}));
+  FrozenDerivatives out;
+  out.jhat.rows = d.rows;
+  out.jhat.cols = ndyn;
+  out.c_diag.assign(frozen.size(), ctx.g.constant(0.0));
   for (std::size_t k = 0; k < d.nnz(); ++k) {
-    TALON_INTERNAL_ASSERT(d.row[k] == d.col[k], "frozen constraint rows couple impulses");
-    diag[d.row[k]] = d.value[k];
+    if (d.col[k] < ndyn) {
+      out.jhat.row.push_back(d.row[k]);
+      out.jhat.col.push_back(d.col[k]);
+      out.jhat.value.push_back(d.value[k]);
+      continue;
+    }
+    TALON_INTERNAL_ASSERT(d.row[k] == d.col[k] - ndyn, "frozen constraint rows couple impulses");
+    out.c_diag[d.row[k]] = d.value[k];
   }
   const double eps_c = ctx.options.fb_regularization;
   if (eps_c != 0)
-    for (std::size_t i = 0; i < diag.size(); ++i)
-      if (ctx.rows[i].fb_scale) diag[i] = diag[i] + eps_c * ctx.rows[i].fb_scale / ctx.h;
-  return diag;
+    for (std::size_t i = 0; i < frozen.size(); ++i)
+      if (ctx.rows[i].fb_scale)
+        out.c_diag[i] = out.c_diag[i] + eps_c * ctx.rows[i].fb_scale / ctx.h;
+  const double eps_t = ctx.options.friction_regularization;
+  if (eps_t != 0)
+    for (std::size_t i = 0; i < frozen.size(); ++i)
+      if (ctx.rows[i].friction_scale)
+        out.c_diag[i] = out.c_diag[i] + eps_t * ctx.rows[i].friction_scale;
+  return out;
 }
 
 // diag(Ĵ M̃⁻¹ Ĵᵀ + C): per row, per body block, 1/m |ĵ_v|² + ĵ_ωᵀ I_w⁻¹ ĵ_ω.
-std::vector<Expr> schur_diagonal(const Context& ctx, const SparseJacobian& jhat,
-                                 const std::vector<Expr>& c_diag) {
-  std::vector<Expr> diag = c_diag;
+std::vector<Expr> schur_diagonal(const Context& ctx, const FrozenDerivatives& d) {
+  const SparseJacobian& jhat = d.jhat;
+  std::vector<Expr> diag = d.c_diag;
   std::size_t k = 0;
   while (k < jhat.nnz()) {
     const int row = jhat.row[k], body = jhat.col[k] / 6;
@@ -105,68 +131,82 @@ std::vector<Expr> schur_diagonal(const Context& ctx, const SparseJacobian& jhat,
   return diag;
 }
 
+std::vector<Expr> slice(const std::vector<Expr>& v, std::size_t offset, std::size_t size) {
+  return std::vector<Expr>(v.begin() + offset, v.begin() + offset + size);
+}
+
+struct Rows {
+  std::vector<Expr> r_dyn, r_con, frozen, merit;
+};
+
+void add_residual_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows) {
+  Kernel& residual = kb.add("residual", {});
+  KernelBuilder::output(residual, "r_dyn", rows.r_dyn);
+  KernelBuilder::output(residual, "r_con", rows.r_con);
+  KernelBuilder::output(residual, "merit", rows.merit);
+  KernelBuilder::output(residual, "q_plus", q_plus(ctx));
+  KernelBuilder::output(residual, "friction_w", ctx.friction_w_exact);
+  KernelBuilder::output(kb.add("residual_frozen_w", {{"friction_w", &ctx.friction_w}}), "r_con",
+                        rows.frozen);
+}
+
+void add_newton_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows,
+                        const std::vector<Expr>& mass, ResidualProgram& prog) {
+  const FrozenDerivatives d = frozen_derivatives(ctx, rows.frozen);
+  prog.jhat_row = d.jhat.row;
+  prog.jhat_col = d.jhat.col;
+  const std::pair<std::string, const std::vector<Expr>*> w{"friction_w", &ctx.friction_w};
+  KernelBuilder::output(kb.add("jhat", {w}), "values", d.jhat.value);
+  KernelBuilder::output(kb.add("c_diag", {w}), "c_diag", d.c_diag);
+  KernelBuilder::output(kb.add("mass", {}), "mass", mass);
+  KernelBuilder::output(kb.add("diag_a", {w}), "diag_a", schur_diagonal(ctx, d));
+}
+
+void add_adjoint_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows, ResidualProgram& prog) {
+  const std::vector<Expr> r = concat({&rows.r_dyn, &rows.r_con});
+  const std::vector<Expr> unknowns = concat({&ctx.u_plus, &ctx.lambda});
+  prog.tangent_u = vars(ctx.g, "tangent_u", ctx.u_plus.size());
+  prog.tangent_lambda = vars(ctx.g, "tangent_lambda", ctx.lambda.size());
+  KernelBuilder::output(kb.add("jvp_exact", {{"tangent_u", &prog.tangent_u},
+                                             {"tangent_lambda", &prog.tangent_lambda}}),
+                        "jvp", jvp(r, unknowns, concat({&prog.tangent_u, &prog.tangent_lambda})));
+
+  // One reverse sweep for both pull-backs: w.r.t. the unknowns and w.r.t. the step's data.
+  prog.cotangent_dyn = vars(ctx.g, "cotangent_dyn", rows.r_dyn.size());
+  prog.cotangent_con = vars(ctx.g, "cotangent_con", rows.r_con.size());
+  const std::vector<Expr> data = concat({&ctx.q_minus, &ctx.u_minus, &ctx.ctrl, &ctx.params});
+  const std::vector<Expr> pulled =
+      vjp(r, concat({&unknowns, &data}), concat({&prog.cotangent_dyn, &prog.cotangent_con}));
+  const std::vector<std::pair<std::string, const std::vector<Expr>*>> cotangents{
+      {"cotangent_dyn", &prog.cotangent_dyn}, {"cotangent_con", &prog.cotangent_con}};
+  KernelBuilder::output(kb.add("vjp_exact", cotangents), "vjp", slice(pulled, 0, unknowns.size()));
+  Kernel& inputs = kb.add("vjp_inputs", cotangents);
+  std::size_t offset = unknowns.size();
+  const std::pair<const char*, const std::vector<Expr>*> groups[] = {{"q_minus", &ctx.q_minus},
+                                                                     {"u_minus", &ctx.u_minus},
+                                                                     {"ctrl", &ctx.ctrl},
+                                                                     {"params", &ctx.params}};
+  for (const auto& [name, group] : groups) {
+    KernelBuilder::output(inputs, name, slice(pulled, offset, group->size()));
+    offset += group->size();
+  }
+}
+
 }  // namespace
 
 void build_kernels(Context& ctx, const Dynamics& dyn, ResidualProgram& prog) {
   KernelBuilder kb(ctx, prog);
   prog.kernels.reserve(16);  // kernels are filled through references while they are added
-  std::vector<Expr> r_con, frozen, merit;
+  Rows rows;
+  rows.r_dyn = dyn.residual;
   for (const Row& row : ctx.rows) {
-    r_con.push_back(row.residual);
-    frozen.push_back(row.residual_frozen);
-    merit.push_back(row.merit);
+    rows.r_con.push_back(row.residual);
+    rows.frozen.push_back(row.residual_frozen);
+    rows.merit.push_back(row.merit);
   }
-  const std::vector<Expr>& r_dyn = dyn.residual;
-
-  Kernel& residual = kb.add("residual", {});
-  KernelBuilder::output(residual, "r_dyn", r_dyn);
-  KernelBuilder::output(residual, "r_con", r_con);
-  KernelBuilder::output(residual, "merit", merit);
-  KernelBuilder::output(residual, "q_plus", q_plus(ctx));
-  KernelBuilder::output(residual, "friction_w", ctx.friction_w_exact);
-
-  const std::pair<std::string, const std::vector<Expr>*> w_input{"friction_w", &ctx.friction_w};
-  KernelBuilder::output(kb.add("residual_frozen_w", {w_input}), "r_con", frozen);
-
-  const SparseJacobian jhat = jacobian(frozen, ctx.u_plus);
-  prog.jhat_row = jhat.row;
-  prog.jhat_col = jhat.col;
-  KernelBuilder::output(kb.add("jhat", {w_input}), "values", jhat.value);
-
-  const std::vector<Expr> c_diag = c_diagonal(ctx, frozen);
-  KernelBuilder::output(kb.add("c_diag", {w_input}), "c_diag", c_diag);
-  KernelBuilder::output(kb.add("mass", {}), "mass", dyn.mass);
-  KernelBuilder::output(kb.add("diag_a", {w_input}), "diag_a", schur_diagonal(ctx, jhat, c_diag));
-
-  const std::vector<Expr> r = concat({&r_dyn, &r_con});
-  const std::vector<Expr> unknowns = concat({&ctx.u_plus, &ctx.lambda});
-  prog.tangent_u = vars(ctx.g, "tangent_u", ctx.u_plus.size());
-  prog.tangent_lambda = vars(ctx.g, "tangent_lambda", ctx.lambda.size());
-  KernelBuilder::output(
-      kb.add("jvp_exact", {{"tangent_u", &prog.tangent_u}, {"tangent_lambda", &prog.tangent_lambda}}),
-      "jvp", jvp(r, unknowns, concat({&prog.tangent_u, &prog.tangent_lambda})));
-
-  prog.cotangent_dyn = vars(ctx.g, "cotangent_dyn", r_dyn.size());
-  prog.cotangent_con = vars(ctx.g, "cotangent_con", r_con.size());
-  const std::vector<Expr> cotangent = concat({&prog.cotangent_dyn, &prog.cotangent_con});
-  const std::vector<std::pair<std::string, const std::vector<Expr>*>> cot_inputs{
-      {"cotangent_dyn", &prog.cotangent_dyn}, {"cotangent_con", &prog.cotangent_con}};
-  KernelBuilder::output(kb.add("vjp_exact", cot_inputs), "vjp", vjp(r, unknowns, cotangent));
-
-  const std::vector<Expr> data = concat({&ctx.q_minus, &ctx.u_minus, &ctx.ctrl, &ctx.params});
-  const std::vector<Expr> pulled = vjp(r, data, cotangent);
-  Kernel& inputs = kb.add("vjp_inputs", cot_inputs);
-  auto part = [&](std::size_t offset, std::size_t size) {
-    return std::vector<Expr>(pulled.begin() + offset, pulled.begin() + offset + size);
-  };
-  const std::pair<const char*, const std::vector<Expr>*> groups[] = {
-      {"q_minus", &ctx.q_minus}, {"u_minus", &ctx.u_minus}, {"ctrl", &ctx.ctrl},
-      {"params", &ctx.params}};
-  std::size_t offset = 0;
-  for (const auto& [name, group] : groups) {
-    KernelBuilder::output(inputs, name, part(offset, group->size()));
-    offset += group->size();
-  }
+  add_residual_kernels(ctx, kb, rows);
+  add_newton_kernels(ctx, kb, rows, dyn.mass, prog);
+  add_adjoint_kernels(ctx, kb, rows, prog);
 }
 
 }  // namespace talon::ir::lower

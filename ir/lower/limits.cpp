@@ -45,8 +45,8 @@ void build_limit_rows(Context& ctx) {
     const std::pair<Expr, const char*> gaps[2] = {{theta - lower, "lower"},
                                                   {upper - theta, "upper"}};
     for (const auto& [gap, side] : gaps) {
-      Row& row = ctx.add_complementarity_row(RowKind::Limit, name + side, gap, fb_scale,
-                                             compliance);
+      Row& row =
+          ctx.add_complementarity_row(RowKind::Limit, name + side, gap, fb_scale, compliance);
       row.info.joint = j;
       row.info.body = m.jnt_sim[j];
       row.info.other = m.sim_parent[m.jnt_sim[j]];

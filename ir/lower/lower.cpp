@@ -43,7 +43,9 @@ void fill_metadata(Context& ctx, ResidualProgram& prog) {
 
 }  // namespace
 
-void compute_kernel_stats(ResidualProgram& prog) { lower::fill_stats(prog); }
+void compute_kernel_stats(ResidualProgram& prog) {
+  lower::fill_stats(prog);
+}
 
 Expected<ResidualProgram> lower_model(const Model& model, const LowerOptions& options) {
   const auto start = std::chrono::steady_clock::now();

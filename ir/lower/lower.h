@@ -41,6 +41,12 @@ struct LowerOptions {
   // ε_c: c_diag of FB rows gains ε_c·r/h (r the row's FB scale), keeping A regular when
   // redundant contacts make ∂φ/∂λ vanish. 0 = exact.
   double fb_regularization = 0;
+  // ε_t: c_diag of friction rows gains ε_t·k_t (k_t = [J_t M̃⁻¹ J_tᵀ]). Two sticking contacts
+  // on one rigid wheel rim (or four box corners) constrain the same tangential motion twice:
+  // with W = 0, A is singular there and Newton's inconsistent right-hand sides grow internal
+  // friction impulses without bound. ε_t damps them (a Levenberg–Marquardt term on those
+  // rows); it enters only the linearisation, so the fixed point is unchanged. 0 = exact.
+  double friction_regularization = 0;
   // Default values of the compliance parameters (m/N, rad/(N·m)).
   double joint_compliance = 0;
   double limit_compliance = 0;

@@ -6,11 +6,16 @@ namespace talon::ir {
 
 const char* row_kind_name(RowKind kind) {
   switch (kind) {
-    case RowKind::Joint: return "joint";
-    case RowKind::Limit: return "limit";
-    case RowKind::ContactNormal: return "contact_normal";
-    case RowKind::Friction: return "friction";
-    case RowKind::Servo: return "servo";
+    case RowKind::Joint:
+      return "joint";
+    case RowKind::Limit:
+      return "limit";
+    case RowKind::ContactNormal:
+      return "contact_normal";
+    case RowKind::Friction:
+      return "friction";
+    case RowKind::Servo:
+      return "servo";
   }
   return "?";
 }
@@ -23,8 +28,12 @@ const Slice* find_slice(const std::vector<Slice>& slices, const std::string& nam
 }
 }  // namespace
 
-const Slice* Kernel::input(const std::string& name) const { return find_slice(inputs, name); }
-const Slice* Kernel::output(const std::string& name) const { return find_slice(outputs, name); }
+const Slice* Kernel::input(const std::string& name) const {
+  return find_slice(inputs, name);
+}
+const Slice* Kernel::output(const std::string& name) const {
+  return find_slice(outputs, name);
+}
 
 const Kernel& ResidualProgram::kernel(const std::string& name) const {
   for (const Kernel& k : kernels)

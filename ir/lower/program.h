@@ -78,18 +78,18 @@ struct Kernel {
 
 struct KernelStats {
   std::string name;
-  std::size_t dag_nodes = 0;      // distinct nodes the outputs depend on (after CSE)
-  double tree_nodes = 0;          // nodes if every shared subexpression were copied (before CSE)
-  std::size_t instructions = 0;   // scheduled SSA instructions
+  std::size_t dag_nodes = 0;     // distinct nodes the outputs depend on (after CSE)
+  double tree_nodes = 0;         // nodes if every shared subexpression were copied (before CSE)
+  std::size_t instructions = 0;  // scheduled SSA instructions
 };
 
 struct LowerStats {
-  double build_seconds = 0;       // lowering + every kernel's derivation and scheduling
-  std::size_t graph_nodes = 0;    // nodes in the program's graph
+  double build_seconds = 0;          // lowering + every kernel's derivation and scheduling
+  std::size_t graph_nodes = 0;       // nodes in the program's graph
   std::vector<KernelStats> kernels;  // empty unless LowerOptions::kernel_stats
-  std::vector<RowBlock> blocks;   // rows per block (copy of ResidualProgram::blocks)
-  int contact_pairs = 0;          // geom pairs with slots
-  int skipped_pairs = 0;          // allowed pairs without a symbolic collider (see notes)
+  std::vector<RowBlock> blocks;      // rows per block (copy of ResidualProgram::blocks)
+  int contact_pairs = 0;             // geom pairs with slots
+  int skipped_pairs = 0;             // allowed pairs without a symbolic collider (see notes)
 };
 
 struct ResidualProgram {
@@ -104,11 +104,11 @@ struct ResidualProgram {
   std::vector<Expr> tangent_u, tangent_lambda;     // jvp_exact
   std::vector<Expr> cotangent_dyn, cotangent_con;  // vjp_exact, vjp_inputs
 
-  std::vector<ParamInfo> param_info;  // [nparam] (listed even when folded)
-  std::vector<RowBlock> blocks;       // dynamics, joint, limit, contact_normal, friction, servo
+  std::vector<ParamInfo> param_info;    // [nparam] (listed even when folded)
+  std::vector<RowBlock> blocks;         // dynamics, joint, limit, contact_normal, friction, servo
   std::vector<ConstraintRowInfo> rows;  // [nrows]
   std::vector<ContactSlot> slots;
-  std::vector<double> reference_q;    // [7·nsim] the Model's reference configuration
+  std::vector<double> reference_q;  // [7·nsim] the Model's reference configuration
   // Structural non-zeros of jhat (row = constraint row, col = u_plus index), the order of
   // the jhat kernel's outputs.
   std::vector<int> jhat_row, jhat_col;

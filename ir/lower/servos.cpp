@@ -9,8 +9,8 @@
 // K_p = −g·b₁, K_d = −g·b₂, τ₀ = g(gain·ctrl + b₀):
 //   τ⁺ = τ₀ − K_pθ⁺ − K_dθ̇⁺ = τ₀ − K_pθ⁻ − (hK_p + K_d)θ̇⁺
 //   ⇔  e + αλ = 0,  e = θ̇⁺ + (K_pθ⁻ − τ₀)/(hK_p + K_d),  α = 1/(h(hK_p + K_d)).
-// For `position` (gain = k_p, b = (0, −k_p, −k_v), g = 1) this is e = θ̇⁺ + k_p(θ⁻ − θ*)/(hk_p + k_v);
-// for `velocity` (gain = k_v, b = (0, 0, −k_v)) e = θ̇⁺ − θ̇* and α = 1/(hk_v). θ̇⁺ is the
+// For `position` (gain = k_p, b = (0, −k_p, −k_v), g = 1) this is e = θ̇⁺ + k_p(θ⁻ − θ*)/(hk_p +
+// k_v); for `velocity` (gain = k_v, b = (0, 0, −k_v)) e = θ̇⁺ − θ̇* and α = 1/(hk_v). θ̇⁺ is the
 // step's increment Δθ/h, so θ⁺ = θ⁻ + hθ̇⁺ holds exactly, and λ acts through ∂θ̇⁺/∂u⁺. The
 // row is stable for every h > 0 and every gain.
 // Other actuators (`motor`: b₁ = b₂ = 0) are explicit joint forces at the start of the step,
@@ -25,7 +25,9 @@ std::string named(const std::string& name, const char* kind, int index) {
   return name.empty() ? kind + std::to_string(index) : name;
 }
 
-bool is_servo(const Model& m, int a) { return m.act_bias[3 * a + 1] < 0 || m.act_bias[3 * a + 2] < 0; }
+bool is_servo(const Model& m, int a) {
+  return m.act_bias[3 * a + 1] < 0 || m.act_bias[3 * a + 2] < 0;
+}
 
 bool has_coordinate(const Context& ctx, int joint) {
   const JointType t = ctx.model.jnt_type[joint];
@@ -106,8 +108,7 @@ void build_servo_rows(Context& ctx) {
     const Context::ActuatorParams& p = ctx.actuator_params[a];
     const double g = m.act_gear[a];
     add_implicit_law_row(ctx, j, "servo '" + named(m.act_name[a], "actuator", a) + "'",
-                         -g * p.bias1, -g * p.bias2,
-                         g * (p.gain * clamped_ctrl(ctx, a) + p.bias0));
+                         -g * p.bias1, -g * p.bias2, g * (p.gain * clamped_ctrl(ctx, a) + p.bias0));
     ctx.rows.back().info.actuator = a;
   }
   if (ctx.options.implicit_joint_springs) {
@@ -130,8 +131,8 @@ void build_joint_forces(Context& ctx) {
     if (!has_coordinate(ctx, j) || is_servo(m, a)) continue;
     const Context::ActuatorParams& p = ctx.actuator_params[a];
     const double g = m.act_gear[a];
-    Expr force = p.gain * clamped_ctrl(ctx, a) + p.bias0 +
-                 p.bias1 * ctx.coord_minus[j].value() + p.bias2 * ctx.joint_velocity_minus[j];
+    Expr force = p.gain * clamped_ctrl(ctx, a) + p.bias0 + p.bias1 * ctx.coord_minus[j].value() +
+                 p.bias2 * ctx.joint_velocity_minus[j];
     if (m.act_force_limited[a])
       force = clamp(force, ctx.g.constant(m.act_force_range[2 * a]),
                     ctx.g.constant(m.act_force_range[2 * a + 1]));

@@ -93,7 +93,9 @@ V3 Frame::point(const Vec3& p_local) const {
   return com + rot * constant(g, Vec3(p_local - com_local));
 }
 
-V3 Frame::direction(const Vec3& d_local) const { return rot * constant(com.x.graph(), d_local); }
+V3 Frame::direction(const Vec3& d_local) const {
+  return rot * constant(com.x.graph(), d_local);
+}
 
 void build_state(Context& ctx) {
   create_inputs(ctx);

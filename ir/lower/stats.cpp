@@ -34,7 +34,8 @@ KernelStats kernel_stats(const Function& f, std::vector<double>& tree_scratch) {
 void fill_stats(ResidualProgram& prog) {
   std::vector<double> scratch;
   prog.stats.kernels.clear();
-  for (const Kernel& k : prog.kernels) prog.stats.kernels.push_back(kernel_stats(k.function, scratch));
+  for (const Kernel& k : prog.kernels)
+    prog.stats.kernels.push_back(kernel_stats(k.function, scratch));
   prog.stats.graph_nodes = prog.graph->num_nodes();
 }
 

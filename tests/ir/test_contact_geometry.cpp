@@ -67,7 +67,9 @@ void check_vec(const Vec3& a, const Vec3& b, double tol = 1e-12) {
   for (int i = 0; i < 3; ++i) CHECK_THAT(a[i], WithinAbs(b[i], tol));
 }
 
-Quat about(const Vec3& axis, double angle) { return Quat(Eigen::AngleAxisd(angle, axis.normalized())); }
+Quat about(const Vec3& axis, double angle) {
+  return Quat(Eigen::AngleAxisd(angle, axis.normalized()));
+}
 
 double min_gap(const std::vector<Scene::Slot>& slots) {
   double m = INFINITY;
@@ -119,8 +121,8 @@ TEST_CASE("contact geometry: plane-capsule uses both end spheres") {
   Scene s;
   const GeomPose plane = s.geom(GeomType::Plane, {0, 0, 1}, Vec3::Zero());
   const double tilt = 0.5;  // axis tilted from vertical
-  const auto slots = s.slots(plane, s.geom(GeomType::Capsule, {0.05, 0.2, 0}, {0, 0, 0.5},
-                                           about(Vec3::UnitY(), tilt)));
+  const auto slots = s.slots(
+      plane, s.geom(GeomType::Capsule, {0.05, 0.2, 0}, {0, 0, 0.5}, about(Vec3::UnitY(), tilt)));
   const double dz = 0.2 * std::cos(tilt);
   CHECK_THAT(slots[0].gap, WithinAbs(0.5 - dz - 0.05, 1e-14));
   CHECK_THAT(slots[1].gap, WithinAbs(0.5 + dz - 0.05, 1e-14));
@@ -170,8 +172,10 @@ TEST_CASE("contact geometry: sphere-sphere and sphere-capsule") {
 
 TEST_CASE("contact geometry: capsule-capsule closest points of crossing and parallel segments") {
   Scene s;
-  const GeomPose a = s.geom(GeomType::Capsule, {0.05, 0.5, 0}, Vec3::Zero(), about(Vec3::UnitY(), M_PI / 2));
-  const GeomPose b = s.geom(GeomType::Capsule, {0.04, 0.5, 0}, {0.1, 0.2, 0.3}, about(Vec3::UnitX(), M_PI / 2));
+  const GeomPose a =
+      s.geom(GeomType::Capsule, {0.05, 0.5, 0}, Vec3::Zero(), about(Vec3::UnitY(), M_PI / 2));
+  const GeomPose b =
+      s.geom(GeomType::Capsule, {0.04, 0.5, 0}, {0.1, 0.2, 0.3}, about(Vec3::UnitX(), M_PI / 2));
   // a along x through the origin, b along y through (0.1, ·, 0.3): closest distance 0.3.
   const auto crossing = s.slots(a, b);
   CHECK_THAT(crossing[0].gap, WithinAbs(0.3 - 0.09, 1e-14));
@@ -229,7 +233,8 @@ TEST_CASE("contact geometry: box-cylinder rim points against a box face and edge
   const GeomPose box = s.geom(GeomType::Box, {0.15, 0.5, 0.02}, {1, 0, 0.02});
   const Quat axis_y = about(Vec3::UnitX(), M_PI / 2);
   // A wheel above the top face: rim 0.01 above it.
-  const auto above = s.slots(box, s.geom(GeomType::Cylinder, {0.08, 0.02, 0}, {1, 0, 0.13}, axis_y));
+  const auto above =
+      s.slots(box, s.geom(GeomType::Cylinder, {0.08, 0.02, 0}, {1, 0, 0.13}, axis_y));
   for (const auto& slot : above) {
     CHECK_THAT(slot.gap, WithinAbs(0.01, 1e-14));
     check_vec(slot.normal, kUp);

@@ -182,9 +182,9 @@ TEST_CASE("contact pairs: MuJoCo's filters decide which geom pairs get slots") {
   for (const ir::ContactSlot& slot : lowered->slots)
     pairs.insert({model.geom_name[slot.geom_a], model.geom_name[slot.geom_b]});
   const std::set<std::pair<std::string, std::string>> expected{
-      {"floor", "a1"}, {"floor", "a2"}, {"floor", "b1"}, {"floor", "c1"},
+      {"floor", "a1"},    {"floor", "a2"},    {"floor", "b1"},    {"floor", "c1"},
       {"a1", "pedestal"}, {"a2", "pedestal"}, {"b1", "pedestal"}, {"c1", "pedestal"},
-      {"floor", "d1"}, {"pedestal", "d1"}};
+      {"floor", "d1"},    {"pedestal", "d1"}};
   CHECK(pairs == expected);
   // Pairs without a collider are noted: sphere-cylinder (a1, b1, c1 with d1),
   // capsule-cylinder (a2-d1), cylinder-cylinder (c2-d1).

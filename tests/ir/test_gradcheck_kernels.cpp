@@ -62,8 +62,8 @@ Model actuated_chain() {
   motor.gear = 3;
   spec.actuators.push_back(motor);
   add_geom(spec, "floor", -1, GeomType::Plane, {0, 0, 1});
-  add_geom(spec, "tip", pole, GeomType::Sphere, {0.05, 0, 0},
-           Pose{{0, 0, -0.6}, Quat::Identity()}, 0.8);
+  add_geom(spec, "tip", pole, GeomType::Sphere, {0.05, 0, 0}, Pose{{0, 0, -0.6}, Quat::Identity()},
+           0.8);
   return compile(spec);
 }
 
@@ -79,9 +79,11 @@ TEST_CASE("gradcheck: kernels with folded parameters") {
 
 TEST_CASE("gradcheck: kernels of the shipped models") {
   const std::string dir = TALON_MODELS_DIR;
-  for (const char* name : {"sliding_box.xml", "sphere_drop.xml", "box_stack.xml",
-                           "cartpole.urdf", "double_pendulum.urdf", "three_wheeler_scene.xml"}) {
-    SECTION(name) { check_kernels(load_and_lower(dir + "/" + name), 2, 3, 48); }
+  for (const char* name : {"sliding_box.xml", "sphere_drop.xml", "box_stack.xml", "cartpole.urdf",
+                           "double_pendulum.urdf", "three_wheeler_scene.xml"}) {
+    SECTION(name) {
+      check_kernels(load_and_lower(dir + "/" + name), 2, 3, 48);
+    }
   }
   SECTION("three_wheeler.urdf, floating base") {
     LoadOptions floating;
@@ -100,7 +102,8 @@ TEST_CASE("gradcheck: kernels of MuJoCo's humanoid (multi-hinge bodies, capsule 
 }
 
 TEST_CASE("gradcheck: frozen and exact Jacobians differ only by W's derivative (sliding box)") {
-  const ir::ResidualProgram prog = load_and_lower(std::string(TALON_MODELS_DIR) + "/sliding_box.xml");
+  const ir::ResidualProgram prog =
+      load_and_lower(std::string(TALON_MODELS_DIR) + "/sliding_box.xml");
   // The box resting on the floor, sliding at 2 m/s along x, with its weight on the corners
   // and each corner's friction on the cone, opposing the slip.
   ir::KernelPoint p = rest_point(prog, 0.05);
@@ -132,7 +135,8 @@ TEST_CASE("gradcheck: frozen and exact Jacobians differ only by W's derivative (
     for (int k = 0; k < prog.nfriction; ++k) dw[k][c] = (wp[k] - wm[k]) / (2 * step);
   }
   std::vector<std::vector<double>> frozen(prog.nrows, std::vector<double>(n, 0.0));
-  for (std::size_t e = 0; e < jhat.size(); ++e) frozen[prog.jhat_row[e]][prog.jhat_col[e]] = jhat[e];
+  for (std::size_t e = 0; e < jhat.size(); ++e)
+    frozen[prog.jhat_row[e]][prog.jhat_col[e]] = jhat[e];
 
   double largest_w_term = 0;
   for (int r = 0; r < prog.nrows; ++r) {

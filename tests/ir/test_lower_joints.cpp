@@ -4,6 +4,9 @@
 // Joint angles are read through position servos with k_v = 0 and ctrl = 0, whose rows are
 // e = θ⁻·k_p/(h·k_p) = θ⁻/h at u⁺ = 0.
 #include <cmath>
+#include <fstream>
+
+#include "frontend/load.h"
 
 #include "test_lower_support.h"
 
@@ -108,8 +111,9 @@ TEST_CASE("lowering: hinge rows vanish along the hinge and measure drift") {
   const std::vector<double> tilted = joint_rows(prog, p);
   const double a1 = tilted[find_row(prog, "axis 1")], a2 = tilted[find_row(prog, "axis 2")];
   CHECK_THAT(std::hypot(a1, a2), WithinAbs(std::sin(phi) / kH, 1e-12));
-  CHECK_THAT(tilted[ax] * tilted[ax] + tilted[ax + 1] * tilted[ax + 1] + tilted[ax + 2] * tilted[ax + 2],
-             WithinAbs(0, 1e-20));
+  CHECK_THAT(
+      tilted[ax] * tilted[ax] + tilted[ax + 1] * tilted[ax + 1] + tilted[ax + 2] * tilted[ax + 2],
+      WithinAbs(0, 1e-20));
 }
 
 TEST_CASE("lowering: hinge angles use the joint's ref and cover more than half a turn") {
@@ -122,7 +126,8 @@ TEST_CASE("lowering: hinge angles use the joint's ref and cover more than half a
   ir::KernelPoint p = rest_point(prog, kH);
   const Pose reference = model.sim_pose_world[0];
   for (double angle : {0.0, -1.2, 2.9, 3.5, -4.0}) {
-    set_pose(model, p.q_minus, 0, rotated_about(reference, reference.pos, about(Vec3::UnitY(), angle)));
+    set_pose(model, p.q_minus, 0,
+             rotated_about(reference, reference.pos, about(Vec3::UnitY(), angle)));
     CHECK_THAT(probed_angles(prog, p)[0], WithinAbs(0.25 + angle, 1e-12));
   }
 }
@@ -140,7 +145,8 @@ TEST_CASE("lowering: slide rows keep the orientation and the perpendicular posit
   // Off the axis by δ ⟂: the two normal rows have norm δ/h.
   set_pose(model, p.q_minus, 0, Pose{reference.pos + Vec3(0.3, 0.3, 0.02), reference.quat});
   const std::vector<double> rows = joint_rows(prog, p);
-  const double n1 = rows[find_row(prog, "slide normal 1")], n2 = rows[find_row(prog, "slide normal 2")];
+  const double n1 = rows[find_row(prog, "slide normal 1")],
+               n2 = rows[find_row(prog, "slide normal 2")];
   CHECK_THAT(std::hypot(n1, n2), WithinAbs(0.02 / kH, 1e-12));
   // A rotation by φ about z: rotation rows 2 sin(φ/2) ẑ / h.
   const double phi = 0.2;
@@ -194,8 +200,8 @@ TEST_CASE("lowering: three orthogonal hinges decompose into their Euler angles")
   // The humanoid's hip order: x, z, y (a₃ = −(a₁ × a₂)).
   const Vec3 axes[3] = {Vec3::UnitX(), Vec3::UnitZ(), Vec3::UnitY()};
   for (int k = 0; k < 3; ++k)
-    add_angle_probe(jm.spec, add_joint(jm.spec, "hip" + std::to_string(k), jm.body,
-                                       JointType::Hinge, axes[k]));
+    add_angle_probe(
+        jm.spec, add_joint(jm.spec, "hip" + std::to_string(k), jm.body, JointType::Hinge, axes[k]));
   const Model model = compile(jm.spec);
   const ir::ResidualProgram prog = lower(model);
   REQUIRE(prog.block("joint")->size() == 3);
@@ -260,8 +266,8 @@ TEST_CASE("lowering: unsupported joint combinations are errors naming the body")
   add_joint(jm.spec, "b", jm.body, JointType::Hinge, Vec3(1, 1, 0));
   Expected<ir::ResidualProgram> skewed = ir::lower_model(compile(jm.spec));
   REQUIRE_FALSE(skewed.ok());
-  CHECK_THAT(skewed.diagnostics().format(), Contains("unsupported:") && Contains("'link'") &&
-                                                 Contains("non-orthogonal"));
+  CHECK_THAT(skewed.diagnostics().format(),
+             Contains("unsupported:") && Contains("'link'") && Contains("non-orthogonal"));
 
   JointModel interleaved = one_body();
   add_joint(interleaved.spec, "s1", interleaved.body, JointType::Slide, Vec3::UnitX());
@@ -284,11 +290,65 @@ TEST_CASE("lowering: limit rows are Fischer-Burmeister rows on the angle gaps") 
   ir::KernelPoint p = rest_point(prog, kH);
   const Pose reference = model.sim_pose_world[0];
   const double angle = 0.8;  // beyond the upper limit by 0.3
-  set_pose(model, p.q_minus, 0, rotated_about(reference, reference.pos, about(Vec3::UnitY(), angle)));
+  set_pose(model, p.q_minus, 0,
+           rotated_about(reference, reference.pos, about(Vec3::UnitY(), angle)));
   const std::vector<double> r = output(prog, "residual", "r_con", p);
   const double eps2 = ir::LowerOptions{}.fb_epsilon_sq * kH * kH;
   auto fb_at_zero_impulse = [&](double c) { return (c - std::sqrt(c * c + eps2)) / kH; };
   CHECK_THAT(r[find_row(prog, "elbow' lower")], WithinAbs(fb_at_zero_impulse(angle + 1.0), 1e-12));
   CHECK_THAT(r[find_row(prog, "elbow' upper")], WithinAbs(fb_at_zero_impulse(0.5 - angle), 1e-12));
   CHECK(r[find_row(prog, "elbow' upper")] == Approx(2 * (0.5 - angle) / kH).epsilon(1e-6));
+}
+
+TEST_CASE("lowering: hinges in rotated frames on a moving parent measure relative angles") {
+  ModelSpec spec;
+  spec.name = "chain";
+  // The upper link is turned 30° about z, the lower one 45° about x relative to it; both
+  // hinge about their own y axis, the lower one at an offset anchor.
+  const int upper = add_box_body(spec, "upper", -1, {0.1, 0.2, 1.5}, 1.0, {0.05, 0.05, 0.2}, false);
+  spec.bodies[upper].pose.quat = about(Vec3::UnitZ(), M_PI / 6);
+  spec.bodies[upper].com = {0, 0, -0.2};
+  const int fore = add_box_body(spec, "fore", upper, {0, 0, -0.4}, 0.5, {0.04, 0.04, 0.2}, false);
+  spec.bodies[fore].pose.quat = about(Vec3::UnitX(), M_PI / 4);
+  spec.bodies[fore].com = {0.01, 0, -0.15};
+  const Vec3 lower_anchor(0, 0.02, 0.05);
+  add_angle_probe(spec, add_joint(spec, "shoulder", upper, JointType::Hinge, Vec3::UnitY()));
+  add_angle_probe(spec,
+                  add_joint(spec, "elbow", fore, JointType::Hinge, Vec3::UnitY(), lower_anchor));
+  const Model model = compile(spec);
+  const ir::ResidualProgram prog = lower(model);
+  ir::KernelPoint p = rest_point(prog, kH);
+  CHECK(max_abs(joint_rows(prog, p)) < 1e-13);
+
+  // Forward kinematics: rotate the upper link by α about its hinge (through its origin),
+  // then the lower link by β about its own hinge, as MuJoCo composes them.
+  const double alpha = 0.5, beta = -0.8;
+  const Pose upper_ref = model.sim_pose_world[0], lower_rel = model.sim_pose_rel[1];
+  const Pose upper_pose{upper_ref.pos, upper_ref.quat * about(Vec3::UnitY(), alpha)};
+  const Pose lower_frame = upper_pose * lower_rel;  // before the elbow turns
+  const Quat lower_quat = lower_frame.quat * about(Vec3::UnitY(), beta);
+  const Vec3 anchor_world = lower_frame.apply(lower_anchor);
+  set_pose(model, p.q_minus, 0, upper_pose);
+  set_pose(model, p.q_minus, 1, Pose{anchor_world - lower_quat * lower_anchor, lower_quat});
+  CHECK(max_abs(joint_rows(prog, p)) < 1e-12);
+  const std::vector<double> angles = probed_angles(prog, p);
+  CHECK_THAT(angles[0], WithinAbs(alpha, 1e-12));
+  CHECK_THAT(angles[1], WithinAbs(beta, 1e-12));
+}
+
+TEST_CASE("lowering: MuJoCo's humanoid satisfies every joint row at its reference pose") {
+  const char* path = "/usr/share/mujoco/model/humanoid/humanoid.xml";
+  if (!std::ifstream(path)) {
+    WARN("MuJoCo's model files are not installed: skipped");
+    return;
+  }
+  Expected<Model> model = load_model(path);
+  REQUIRE(model.ok());
+  const ir::ResidualProgram prog = lower(*model);
+  const ir::KernelPoint p = rest_point(prog, kH);
+  CHECK(max_abs(joint_rows(prog, p)) < 1e-12);
+  // Every limit gap is θ − lower = −lower or upper at θ = 0: positive, so FB(c, 0) ≈ 0.
+  const std::vector<double> r = output(prog, "residual", "r_con", p);
+  const ir::RowBlock* limits = prog.block("limit");
+  for (int i = limits->begin; i < limits->end; ++i) CHECK(std::abs(r[i - prog.ndyn()]) < 1e-6);
 }

@@ -14,13 +14,14 @@ namespace {
 const char* kHumanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml";
 const char* kHumanoids22 = "/usr/share/mujoco/model/humanoid/22_humanoids.xml";
 
-Expected<ir::ResidualProgram> load_and_lower(const std::string& path, bool floating = false) {
+Expected<ir::ResidualProgram> load_and_lower(const std::string& path, bool floating = false,
+                                             const ir::LowerOptions& options = {}) {
   LoadOptions load;
   load.floating_base = floating;
   Expected<Model> model = load_model(path, load);
   INFO(model.diagnostics().format());
   REQUIRE(model.ok());
-  return ir::lower_model(*model);
+  return ir::lower_model(*model, options);
 }
 
 void describe(const std::string& name, const ir::ResidualProgram& prog) {
@@ -69,12 +70,33 @@ TEST_CASE("lowering: the wheeled robot's scene has plane, box and cylinder conta
   CHECK(prog->block("servo")->size() == 2);
 }
 
+TEST_CASE("lowering: kernel statistics count the DAG, the expanded tree and instructions") {
+  Expected<ir::ResidualProgram> prog = load_and_lower(
+      std::string(TALON_MODELS_DIR) + "/sliding_box.xml", false, {.kernel_stats = true});
+  REQUIRE(prog.ok());
+  const ir::LowerStats& stats = prog->stats;
+  REQUIRE(stats.kernels.size() == prog->kernels.size());
+  for (const ir::KernelStats& k : stats.kernels) {
+    INFO(k.name);
+    CHECK(k.dag_nodes > 0);
+    CHECK(k.dag_nodes <= stats.graph_nodes);
+    CHECK(k.instructions == k.dag_nodes);
+    CHECK(k.tree_nodes >= static_cast<double>(k.dag_nodes));
+  }
+  // Sharing matters: the residual's tree is far larger than its DAG.
+  CHECK(stats.kernels[0].name == "residual");
+  CHECK(stats.kernels[0].tree_nodes > 10.0 * static_cast<double>(stats.kernels[0].dag_nodes));
+  CHECK(stats.blocks.size() == 6);
+  CHECK(stats.contact_pairs == 1);
+  CHECK(stats.build_seconds > 0);
+}
+
 TEST_CASE("lowering: MuJoCo's humanoid lowers with its multi-hinge bodies") {
   if (!std::ifstream(kHumanoid)) {
     WARN("MuJoCo's model files are not installed: skipped");
     return;
   }
-  Expected<ir::ResidualProgram> prog = load_and_lower(kHumanoid);
+  Expected<ir::ResidualProgram> prog = load_and_lower(kHumanoid, false, {.kernel_stats = true});
   INFO(prog.diagnostics().format());
   REQUIRE(prog.ok());
   describe("humanoid.xml", *prog);

@@ -20,6 +20,15 @@ Eigen::VectorXd residual(const ir::ResidualProgram& prog, const ir::KernelPoint&
   return Eigen::Map<const Eigen::VectorXd>(all.data(), prog.ndyn() + prog.nrows);
 }
 
+// The NCP measure of best-iterate selection: [r_dyn; merit]. (v_t + Wλ_t does not vanish at
+// a separated contact, where W → ∞ and λ_t → 0; the natural map does.)
+Eigen::VectorXd merit(const ir::ResidualProgram& prog, const ir::KernelPoint& p) {
+  Eigen::VectorXd out = residual(prog, p);
+  const std::vector<double> m = output(prog, "residual", "merit", p);
+  for (int i = 0; i < prog.nrows; ++i) out[prog.ndyn() + i] = m[i];
+  return out;
+}
+
 // ∂r/∂(u⁺, λ), one jvp_exact column per unknown.
 Eigen::MatrixXd jacobian(const ir::ResidualProgram& prog, const ir::KernelPoint& p) {
   const int n = prog.ndyn() + prog.nrows;
@@ -35,13 +44,13 @@ Eigen::MatrixXd jacobian(const ir::ResidualProgram& prog, const ir::KernelPoint&
 }
 
 // Newton on (u⁺, λ) from u⁺ = u⁻, λ = 0, with the design's friction safeguard after every
-// step (|λ_t| ≤ μλ_n); keeps the best iterate. Returns its residual norm.
+// step (|λ_t| ≤ μλ_n); keeps the iterate of least merit, and returns that merit's norm.
 double solve_step(const ir::ResidualProgram& prog, ir::KernelPoint& p, double mu) {
   const int n = prog.ndyn() + prog.nrows;
   p.u_plus = p.u_minus;
   p.lambda.assign(prog.nrows, 0.0);
   ir::KernelPoint best = p;
-  double best_norm = residual(prog, p).norm();
+  double best_norm = merit(prog, p).norm();
   for (int it = 0; it < 100 && best_norm > 1e-12; ++it) {
     const Eigen::VectorXd r = residual(prog, p);
     // Rows scaled to unit largest entry: separated contacts' friction rows carry W ~ 1e12.
@@ -58,13 +67,14 @@ double solve_step(const ir::ResidualProgram& prog, ir::KernelPoint& p, double mu
     for (const ir::ContactSlot& slot : prog.slots) {
       if (slot.friction_row < 0) continue;
       double* t = &p.lambda[slot.friction_row];
-      const double limit = mu * std::max(p.lambda[slot.normal_row], 0.0), norm = std::hypot(t[0], t[1]);
+      const double limit = mu * std::max(p.lambda[slot.normal_row], 0.0),
+                   norm = std::hypot(t[0], t[1]);
       if (norm > limit) {
         t[0] *= limit / norm;
         t[1] *= limit / norm;
       }
     }
-    const double norm = residual(prog, p).norm();
+    const double norm = merit(prog, p).norm();
     if (norm < best_norm) {
       best_norm = norm;
       best = p;
@@ -72,11 +82,12 @@ double solve_step(const ir::ResidualProgram& prog, ir::KernelPoint& p, double mu
   }
   p = best;
   if (best_norm > 1e-9) {
-    const Eigen::VectorXd r = residual(prog, p);
+    const Eigen::VectorXd r = merit(prog, p);
     for (int i = 0; i < r.size(); ++i)
       if (std::abs(r[i]) > 1e-9)
-        UNSCOPED_INFO("residual " << i << " = " << r[i] << " "
-                                  << (i < prog.ndyn() ? "dynamics" : prog.rows[i - prog.ndyn()].label));
+        UNSCOPED_INFO(
+            "residual " << i << " = " << r[i] << " "
+                        << (i < prog.ndyn() ? "dynamics" : prog.rows[i - prog.ndyn()].label));
   }
   return best_norm;
 }
@@ -109,7 +120,7 @@ Model pushed_box(double force) {
 
 TEST_CASE("physics: a box at rest stays at rest and carries its weight") {
   const ir::ResidualProgram prog = sliding_box();
-  for (double h : {0.001, 0.01, 0.1}) {
+  for (double h : {0.001, 0.01, 0.1, 0.4}) {
     ir::KernelPoint p = rest_point(prog, h);
     CHECK(solve_step(prog, p, 0.5) < 1e-9);
     for (int i = 0; i < 6; ++i) CHECK(std::abs(p.u_plus[i]) < 1e-6);
@@ -121,7 +132,9 @@ TEST_CASE("physics: a box at rest stays at rest and carries its weight") {
 
 TEST_CASE("physics: a sliding box decelerates at mu g, independently of h") {
   const ir::ResidualProgram prog = sliding_box();
-  for (double h : {0.01, 0.1}) {
+  // Not h = 0.4: there this Newton (started at u⁺ = u⁻) finds a spurious solution of the
+  // discrete step in which the box tumbles 166° and lands on its top corners.
+  for (double h : {0.001, 0.01, 0.1, 0.2}) {
     ir::KernelPoint p = rest_point(prog, h);
     p.u_minus[0] = 2.0;
     CHECK(solve_step(prog, p, 0.5) < 1e-9);
@@ -141,7 +154,7 @@ TEST_CASE("physics: a slow box stops within the step instead of reversing") {
 TEST_CASE("physics: a box pushed below its static friction limit sticks") {
   // 2 N against μ m g = 4.9 N (the reference implementation's failing case).
   const ir::ResidualProgram prog = lower(pushed_box(2.0));
-  for (double h : {0.001, 0.01, 0.1}) {
+  for (double h : {0.001, 0.01, 0.1, 0.4}) {
     ir::KernelPoint p = rest_point(prog, h);
     p.ctrl = {1.0};
     CHECK(solve_step(prog, p, 0.5) < 1e-9);

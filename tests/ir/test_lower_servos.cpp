@@ -41,7 +41,9 @@ ModelSpec pendulum() {
   return spec;
 }
 
-Quat about_y(double angle) { return Quat(Eigen::AngleAxisd(angle, Vec3::UnitY())); }
+Quat about_y(double angle) {
+  return Quat(Eigen::AngleAxisd(angle, Vec3::UnitY()));
+}
 
 ir::KernelPoint swinging(const Model& model, const ir::ResidualProgram& prog, double theta,
                          double rate) {
@@ -81,7 +83,8 @@ TEST_CASE("servos: the servo impulse is a torque about the hinge axis") {
   const std::vector<double> before = output(prog, "residual", "r_dyn", p);
   p.lambda[pos] = 0.7;
   const std::vector<double> after = output(prog, "residual", "r_dyn", p);
-  for (int i = 0; i < 6; ++i) CHECK_THAT(after[i] - before[i], WithinAbs(i == 4 ? -0.7 : 0.0, 1e-14));
+  for (int i = 0; i < 6; ++i)
+    CHECK_THAT(after[i] - before[i], WithinAbs(i == 4 ? -0.7 : 0.0, 1e-14));
 }
 
 TEST_CASE("servos: motors and passive springs are explicit joint forces") {

@@ -76,7 +76,8 @@ TEST_CASE("lowering: the exponential map is exact on both sides of its Taylor sw
     const double w = 2 * half_angle / p.h;
     p.u_plus = {0, 0, 0, 0, w, 0};
     const std::vector<double> q = output(prog, "residual", "q_plus", p);
-    const Quat expected = Quat(Eigen::AngleAxisd(2 * half_angle, Vec3::UnitY())) * test_orientation();
+    const Quat expected =
+        Quat(Eigen::AngleAxisd(2 * half_angle, Vec3::UnitY())) * test_orientation();
     CHECK_THAT(q[3], WithinAbs(expected.w(), 1e-15));
     CHECK_THAT(q[5], WithinAbs(expected.y(), 1e-15));
   }

@@ -13,7 +13,9 @@
 
 namespace talon::lower_test {
 
-inline SpecOrigin origin(const std::string& element) { return {{"test.xml", 1}, element}; }
+inline SpecOrigin origin(const std::string& element) {
+  return {{"test.xml", 1}, element};
+}
 
 // A solid box body (half-sizes `half`) with its geom; parent -1 = the world.
 inline int add_box_body(ModelSpec& spec, const std::string& name, int parent, const Vec3& pos,

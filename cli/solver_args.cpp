@@ -1,0 +1,41 @@
+// The Newton/PCR settings `talon simulate` and `talon compile` share (DESIGN "Best-iterate
+// backtracking"); defaults are codegen::SolverOptions'.
+#include "cli/commands.h"
+
+namespace talon::cli {
+
+void add_solver_args(CLI::App& command, codegen::SolverOptions& solver) {
+  const char* group = "Solver";
+  command.add_option("--newton-iterations", solver.newton_iterations,
+                     "Newton updates per step at most (K)")
+      ->check(CLI::Range(1, 10000))
+      ->group(group)
+      ->capture_default_str();
+  command.add_option("--min-iterate", solver.min_iterate,
+                     "Iterates below this index are never returned (k_min)")
+      ->check(CLI::Range(0, 10000))
+      ->group(group)
+      ->capture_default_str();
+  command.add_option("--pcr-iterations", solver.pcr_iterations,
+                     "Preconditioned conjugate-residual iterations per linear solve at most")
+      ->check(CLI::Range(1, 100000))
+      ->group(group)
+      ->capture_default_str();
+  command.add_option("--krylov-iterations", solver.krylov_iterations,
+                     "FGMRES iterations of an exact Newton direction (0: frozen-W steps only)")
+      ->check(CLI::Range(0, 1000))
+      ->group(group)
+      ->capture_default_str();
+  command.add_option("--convergence-tolerance", solver.convergence_tolerance,
+                     "A step converged when its residual is below this (m/s)")
+      ->check(CLI::PositiveNumber)
+      ->group(group)
+      ->capture_default_str();
+  command.add_option("--max-substep-depth", solver.max_substep_depth,
+                     "Halvings of a step whose Newton iteration does not converge (0: never)")
+      ->check(CLI::Range(0, 20))
+      ->group(group)
+      ->capture_default_str();
+}
+
+}  // namespace talon::cli

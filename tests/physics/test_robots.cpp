@@ -1,0 +1,123 @@
+// Whole robots at large steps: the three-wheeler (models/three_wheeler_scene.xml) under wheel
+// velocity commands at h = 0.1, and MuJoCo's humanoid falling at h = 0.05.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "runtime/runtime_fixtures.h"
+
+namespace talon {
+namespace {
+
+// The chassis' heading (yaw) from its quaternion.
+double heading(runtime::WorldBatch& w) {
+  const auto q = w.q_of(0);
+  const Quat r(q[3], q[4], q[5], q[6]);
+  const Vec3 forward = r * Vec3::UnitX();
+  return std::atan2(forward.y(), forward.x());
+}
+
+struct Drive {
+  double left = 0, right = 0;  // wheel speed targets (rad/s), reached by a 1 s ramp
+  double seconds = 0;
+};
+
+// Runs the three-wheeler at h = 0.1; returns the highest chassis COM and the lowest gap seen.
+std::pair<double, double> drive(const Simulator& sim, runtime::WorldBatch& w, const Drive& d) {
+  const double h = 0.1;
+  double highest = -INFINITY, lowest_gap = INFINITY;
+  const int left = sim.model().find_actuator("left_motor");
+  const int right = sim.model().find_actuator("right_motor");
+  for (int k = 0; k < static_cast<int>(std::lround(d.seconds / h)); ++k) {
+    const double ramp = std::min(1.0, (k + 1) * h);
+    w.ctrl_of(0)[left] = ramp * d.left;
+    w.ctrl_of(0)[right] = ramp * d.right;
+    sim.step(w, h);
+    REQUIRE((w.status[0] & runtime::kWorldFailed) == 0);
+    highest = std::max(highest, testing::com(w, 0, 0).z());
+    lowest_gap = std::min(lowest_gap, testing::smallest(sim.contact_gaps(w, 0)));
+  }
+  return {highest, lowest_gap};
+}
+
+}  // namespace
+
+TEST_CASE("the three-wheeler rests on its wheels at h = 0.1", "[physics][robot]") {
+  const Simulator sim = testing::make_simulator(testing::shipped_model("three_wheeler_scene.xml"));
+  runtime::WorldBatch w = sim.make_worlds(1);
+  const auto [highest, lowest_gap] = drive(sim, w, {0, 0, 2.0});
+  CHECK(testing::com(w, 0, 0).head<2>().norm() < 1e-4);
+  CHECK(lowest_gap > -1e-3);
+  CHECK(highest < 0.081);
+}
+
+TEST_CASE("the three-wheeler drives straight and turns at h = 0.1", "[physics][robot]") {
+  const Simulator sim = testing::make_simulator(testing::shipped_model("three_wheeler_scene.xml"));
+  SECTION("straight") {
+    runtime::WorldBatch w = sim.make_worlds(1);
+    const auto [highest, lowest_gap] = drive(sim, w, {5, 5, 2.0});
+    // 5 rad/s on 0.08 m wheels is 0.4 m/s: 0.2 m during the ramp, 0.4 m after it.
+    CHECK(testing::com(w, 0, 0).x() == Approx(0.6).margin(0.05));
+    CHECK(std::abs(testing::com(w, 0, 0).y()) < 1e-3);
+    CHECK(std::abs(heading(w)) < 1e-3);
+    CHECK(lowest_gap > -1e-3);
+    CHECK(highest < 0.09);  // it rolls, it does not hop
+  }
+  SECTION("turning left") {
+    runtime::WorldBatch w = sim.make_worlds(1);
+    drive(sim, w, {2, 6, 2.0});
+    CHECK(heading(w) > 0.3);
+    CHECK(testing::com(w, 0, 0).y() > 0.01);
+  }
+}
+
+// Known failure (open on the step issue): when a wheel rolls onto the obstacle's edge, the
+// box–cylinder contact (ir/lower/contact_geometry.cpp) switches the penetrating rim point's
+// face between the box's top and front, Newton cycles between the two normals, and the step
+// diverges even at h/16 (the world is then flagged kWorldDiverged, its state kept). These
+// tests say what must hold and stay visible as "failed as expected" until that is fixed.
+TEST_CASE("the three-wheeler climbs the box obstacle at h = 0.1", "[physics][robot][!mayfail]") {
+  const Simulator sim = testing::make_simulator(testing::shipped_model("three_wheeler_scene.xml"));
+  runtime::WorldBatch w = sim.make_worlds(1);
+  const auto [highest, lowest_gap] = drive(sim, w, {8, 8, 8.0});
+  CHECK(testing::com(w, 0, 0).x() > 1.4);  // past the obstacle (x = 0.85 ... 1.15)
+  CHECK(highest > 0.09);                   // lifted onto it on the way (1.5 cm high)
+  CHECK(lowest_gap > -1e-2);
+}
+
+// 10 rad/s on 0.08 m wheels is 0.8 m/s; 8 steps stay short of the obstacle (x = 0.85).
+TEST_CASE("the three-wheeler takes a step command of 10 rad/s from rest at h = 0.1",
+          "[physics][robot]") {
+  const Simulator sim = testing::make_simulator(testing::shipped_model("three_wheeler_scene.xml"));
+  runtime::WorldBatch w = sim.make_worlds(1);
+  w.ctrl_of(0)[0] = w.ctrl_of(0)[1] = 10;
+  for (int k = 0; k < 8; ++k) {
+    sim.step(w, 0.1);
+    REQUIRE((w.status[0] & runtime::kWorldFailed) == 0);
+  }
+  CHECK(testing::com(w, 0, 0).x() > 0.4);
+  const auto u = w.u_of(0);  // the chassis rolls at the commanded speed (velocity servo, kv 10)
+  CHECK(u[0] == Approx(0.8).margin(0.05));
+}
+
+TEST_CASE("MuJoCo's humanoid falls on its floor at h = 0.05", "[physics][robot][humanoid]") {
+  const std::string path = "/usr/share/mujoco/model/humanoid/humanoid.xml";
+  if (!std::filesystem::exists(path)) {
+    WARN("libmujoco-samples is not installed: no humanoid.xml");
+    return;
+  }
+  Expected<Model> model = load_model(path);
+  REQUIRE(model.ok());
+  const Simulator sim = testing::make_simulator(std::move(*model));
+  runtime::WorldBatch w = sim.make_worlds(1);
+  double lowest_gap = INFINITY;
+  for (int k = 0; k < 60; ++k) {
+    sim.step(w, 0.05);
+    REQUIRE((w.status[0] & runtime::kWorldFailed) == 0);
+    lowest_gap = std::min(lowest_gap, testing::smallest(sim.contact_gaps(w, 0)));
+  }
+  CHECK(lowest_gap > -1e-3);               // penetration below 1 mm
+  CHECK(testing::com(w, 0, 0).z() < 0.5);  // the torso came down
+}
+
+}  // namespace talon

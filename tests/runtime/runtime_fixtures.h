@@ -1,0 +1,75 @@
+// Helpers shared by the runtime and physics tests: models from MJCF text, simulators that
+// use a test-private kernel cache, and small state accessors.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "frontend/compile.h"
+#include "frontend/load.h"
+#include "runtime/simulator.h"
+
+namespace talon::testing {
+
+inline Model model_from_mjcf(const std::string& xml, const std::string& name = "test.xml") {
+  Expected<ModelSpec> spec = read_mjcf_string(xml, name, {});
+  INFO(spec.diagnostics().format());
+  REQUIRE(spec.ok());
+  Expected<Model> model = compile_model(*spec);
+  INFO(model.diagnostics().format());
+  REQUIRE(model.ok());
+  return std::move(*model);
+}
+
+inline Model shipped_model(const std::string& file, const LoadOptions& options = {}) {
+  Expected<Model> model = load_model(std::string(TALON_MODELS_DIR) + "/" + file, options);
+  INFO(model.diagnostics().format());
+  REQUIRE(model.ok());
+  return std::move(*model);
+}
+
+// The kernel cache of the test suites: shared by test runs (so a second run compiles
+// nothing), apart from the user's own cache.
+inline std::filesystem::path test_cache_directory() {
+  return std::filesystem::temp_directory_path() / "talon-test-kernel-cache";
+}
+
+inline SimulatorOptions test_options() {
+  SimulatorOptions options;
+  options.cache.directory = test_cache_directory();
+  options.threads = 2;
+  return options;
+}
+
+inline Simulator make_simulator(Model model, const SimulatorOptions& options = test_options()) {
+  Expected<Simulator> sim = Simulator::create(std::move(model), options);
+  INFO(sim.diagnostics().format());
+  REQUIRE(sim.ok());
+  return std::move(*sim);
+}
+
+// Body b of world w: COM position, velocity (v), angular velocity (w).
+inline Vec3 com(runtime::WorldBatch& worlds, int w, int b) {
+  const auto q = worlds.q_of(w);
+  return {q[7 * b], q[7 * b + 1], q[7 * b + 2]};
+}
+inline Vec3 velocity(runtime::WorldBatch& worlds, int w, int b) {
+  const auto u = worlds.u_of(w);
+  return {u[6 * b], u[6 * b + 1], u[6 * b + 2]};
+}
+inline Vec3 angular_velocity(runtime::WorldBatch& worlds, int w, int b) {
+  const auto u = worlds.u_of(w);
+  return {u[6 * b + 3], u[6 * b + 4], u[6 * b + 5]};
+}
+
+inline double smallest(const std::vector<double>& values) {
+  double m = INFINITY;
+  for (double v : values) m = std::min(m, v);
+  return m;
+}
+
+}  // namespace talon::testing

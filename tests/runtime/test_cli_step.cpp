@@ -1,0 +1,160 @@
+// `talon simulate` and `talon compile`, control CSV files, and the freestanding C step
+// against `talon simulate`.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "cli/run_cli.h"
+#include "codegen/temp_dir.h"
+#include "runtime/control_table.h"
+#include "runtime/runtime_fixtures.h"
+
+namespace talon {
+namespace {
+
+codegen::TemporaryDirectory scratch() {
+  Expected<codegen::TemporaryDirectory> dir = codegen::TemporaryDirectory::create(
+      std::filesystem::temp_directory_path(), "talon-cli-step-test-");
+  REQUIRE(dir.ok());
+  return std::move(*dir);
+}
+
+std::string model_path(const char* file) {
+  return std::string(TALON_MODELS_DIR) + "/" + file;
+}
+
+// Every simulate run of the tests uses the test kernel cache.
+CliResult simulate(const std::string& args) {
+  return run_talon("simulate " + args);
+}
+
+std::vector<std::vector<double>> read_csv_numbers(const std::string& text, bool header) {
+  std::vector<std::vector<double>> rows;
+  std::istringstream in(text);
+  std::string line;
+  if (header) std::getline(in, line);
+  while (std::getline(in, line)) {
+    std::vector<double> row;
+    std::istringstream fields(line);
+    std::string field;
+    while (std::getline(fields, field, ',')) row.push_back(std::stod(field));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("talon simulate reports the run as JSON", "[runtime][cli]") {
+  ::setenv("TALON_CACHE_DIR", testing::test_cache_directory().c_str(), 1);
+  const CliResult r =
+      simulate(model_path("sliding_box.xml") + " --keyframe launched --time 1 --dt 0.05 --json");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(json_number(r.out, "dt") == 0.05);
+  CHECK(json_number(r.out, "steps") == 20);
+  CHECK(json_number(r.out, "worlds") == 1);
+  CHECK(json_number(r.out, "nan_worlds") == 0);
+  CHECK(json_number(r.out, "max_penetration") >= 0);
+  CHECK(json_number(r.out, "max_penetration") < 1e-4);
+  CHECK(json_number(r.out, "final_residual") < 1e-6);
+  CHECK(json_number(r.out, "wall_seconds") > 0);
+  CHECK(json_number(r.out, "mean") >= 1);
+  CHECK(r.out.find("\"bodies\":[{\"name\":\"box\",\"pos\":[0.3") != std::string::npos);
+  CHECK(r.out.find("\"joints\":[{\"name\":\"box_free\",\"type\":\"free\",\"qpos\":[0.3") !=
+        std::string::npos);
+}
+
+TEST_CASE("talon simulate checks its arguments", "[runtime][cli]") {
+  ::setenv("TALON_CACHE_DIR", testing::test_cache_directory().c_str(), 1);
+  CHECK(simulate(model_path("sphere_drop.xml")).status == 2);  // neither --time nor --steps
+  CHECK(simulate(model_path("sphere_drop.xml") + " --time 1 --steps 3").status == 2);
+  const CliResult bad_key = simulate(model_path("sphere_drop.xml") + " --steps 1 --keyframe x");
+  CHECK(bad_key.status == 1);
+  CHECK(bad_key.err.find("no keyframe named 'x'") != std::string::npos);
+  codegen::TemporaryDirectory dir = scratch();
+  const std::string ctrl = (dir.path() / "ctrl.csv").string();
+  std::ofstream(ctrl) << "left_motor,nonexistent\n1,2\n";
+  const CliResult bad_ctrl =
+      simulate(model_path("three_wheeler_scene.xml") + " --steps 1 --ctrl " + ctrl);
+  CHECK(bad_ctrl.status == 1);
+  CHECK(bad_ctrl.err.find("ctrl.csv:1: error: no actuator named 'nonexistent'") !=
+        std::string::npos);
+}
+
+TEST_CASE("control CSV files", "[runtime][cli]") {
+  const Model m = testing::shipped_model("three_wheeler_scene.xml");
+  Expected<runtime::ControlTable> t =
+      runtime::parse_control_csv("right_motor, left_motor\n1, 2\n\n3,4\n", "c.csv", m);
+  REQUIRE(t.ok());
+  std::vector<double> ctrl(2);
+  runtime::controls_at(*t, 0, ctrl);
+  CHECK(ctrl == std::vector<double>{2, 1});
+  runtime::controls_at(*t, 5, ctrl);  // the last row is held
+  CHECK(ctrl == std::vector<double>{4, 3});
+  Expected<runtime::ControlTable> bad =
+      runtime::parse_control_csv("left_motor\n1\n1,2\nx\nnan\n", "c.csv", m);
+  REQUIRE_FALSE(bad.ok());
+  const std::string errors = bad.diagnostics().format();
+  CHECK(errors.find("c.csv:3: error: 2 values, the header names 1 actuators") != std::string::npos);
+  CHECK(errors.find("c.csv:4: error: 'x' is not a finite number") != std::string::npos);
+  CHECK(errors.find("c.csv:5: error: 'nan' is not a finite number") != std::string::npos);
+  CHECK_FALSE(runtime::parse_control_csv("", "c.csv", m).ok());
+  CHECK_FALSE(runtime::parse_control_csv("left_motor,left_motor\n", "c.csv", m).ok());
+}
+
+TEST_CASE("talon compile writes a library whose freestanding step matches talon simulate",
+          "[runtime][cli]") {
+  ::setenv("TALON_CACHE_DIR", testing::test_cache_directory().c_str(), 1);
+  codegen::TemporaryDirectory dir = scratch();
+  const std::string out = dir.path().string();
+  const CliResult compiled =
+      run_talon("compile " + model_path("sliding_box.xml") + " -o " + out + " --name box");
+  INFO(compiled.err);
+  REQUIRE(compiled.status == 0);
+  for (const char* file : {"box.h", "box.c", "libbox.so", "box.pc"})
+    CHECK(std::filesystem::exists(dir.path() / file));
+  CHECK(slurp(out + "/box.pc").find("Libs: -L${libdir} -Wl,-rpath,${libdir} -lbox -lm") !=
+        std::string::npos);
+
+  // A C driver linked against the library: launched at 2 m/s, 60 steps of 0.01 s.
+  std::ofstream(dir.path() / "main.c") << R"(#include <stdio.h>
+#include "box.h"
+static box_workspace ws; /* static: zero-initialised, no heap */
+int main(void) {
+  box_real q[box_NQ], u[box_NV];
+  int k, i;
+  box_initial_state(q, u);
+  u[0] = 2;
+  for (k = 0; k < 60; ++k) {
+    if (box_step(q, u, 0, 0.01, &ws) != box_STEP_OK) return 1;
+    printf("%d", k + 1);
+    for (i = 0; i < box_NQ; ++i) printf(",%.17g", q[i]);
+    printf("\n");
+  }
+  return 0;
+}
+)";
+  const std::string driver = out + "/driver";
+  REQUIRE(std::system(("cc -std=c99 -pedantic -Wall -Wextra -Werror -o " + driver + " " + out +
+                       "/main.c $(PKG_CONFIG_PATH=" + out + " pkg-config --cflags --libs box) > " +
+                       out + "/build.log 2>&1")
+                          .c_str()) == 0);
+  REQUIRE(std::system((driver + " > " + out + "/c.csv").c_str()) == 0);
+  const CliResult sim =
+      simulate(model_path("sliding_box.xml") + " --keyframe launched --steps 60 --dt 0.01 --out " +
+               out + "/talon.csv");
+  INFO(sim.err);
+  REQUIRE(sim.status == 0);
+  const auto c_rows = read_csv_numbers(slurp(out + "/c.csv"), false);
+  const auto talon_rows = read_csv_numbers(slurp(out + "/talon.csv"), true);
+  REQUIRE(c_rows.size() == 60);
+  REQUIRE(talon_rows.size() == 60);
+  for (int k = 0; k < 60; ++k)
+    for (int i = 0; i < 7; ++i)  // talon.csv: step, time, then the body's q
+      CHECK(c_rows[k][1 + i] == Approx(talon_rows[k][2 + i]).margin(1e-12));
+  CHECK(c_rows.back()[1] == Approx(0.3978).margin(1e-3));  // it slid and stopped
+}
+
+}  // namespace talon
