@@ -86,7 +86,10 @@ void add_ir_command(CLI::App& app, int& exit_code) {
       exit_code = 1;
       return;
     }
-    Expected<ir::ResidualProgram> program = ir::lower_model(*model);
+    // Per-kernel sizes are what `talon ir` is for; the lowering skips them by default.
+    ir::LowerOptions options;
+    options.kernel_stats = true;
+    Expected<ir::ResidualProgram> program = ir::lower_model(*model, options);
     for (const Diagnostic& d : program.diagnostics().items())
       if (d.severity == Severity::Error || !json) std::cerr << d.format() << '\n';
     if (!program) {

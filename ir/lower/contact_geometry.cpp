@@ -163,16 +163,25 @@ std::vector<ContactPoint> plane_cylinder(const GeomPose& plane, const GeomPose& 
   return out;
 }
 
-// Per end circle, the rim point towards the box: along −(the box's outward normal at the
-// circle's centre), which points at the box's closest point from outside and away from the
-// least-penetrated face from inside.
+// Per end circle (centre c, axis a, radius r): with p the box's closest point to c and n the
+// box's outward normal there (c − p = |c − p| n, smooth while c is outside the box, i.e. for
+// any penetration shallower than r), the disc's support towards the box is r·|n_p|, n_p the
+// part of n in the circle's plane, so the gap along n is |c − p| − r·|n_p|. That is exact for
+// a rim on a face or an edge (n in the plane: |c − p| − r) and for an end face flat against
+// a face (n along a: |c − p|), and continuous in between. Measuring the rim point itself
+// against the box (as a point) instead picks the least-penetrated face once it is inside: on
+// an edge that face flips between top and front from one Newton iterate to the next.
 std::vector<ContactPoint> box_cylinder(const GeomPose& box, const GeomPose& cyl) {
   std::vector<ContactPoint> out;
+  const V3 a = axis(cyl, 2);
   for (double sign : {-1.0, 1.0}) {
     const V3 centre = segment_end(cyl, sign);
-    const V3 rim = rim_point_towards(cyl, centre, -point_box(box, centre).normal);
-    const BoxDistance d = point_box(box, rim);
-    out.push_back({d.gap, rim - (0.5 * d.gap) * d.normal, d.normal});
+    const BoxDistance from_box = point_box(box, centre);
+    const V3& n = from_box.normal;
+    const V3 in_plane = n - dot(n, a) * a;
+    const Expr support = cyl.size.x() * smooth_norm(in_plane, kDirectionEps);
+    const V3 rim = centre - (cyl.size.x() / smooth_norm(in_plane, kDirectionEps)) * in_plane;
+    out.push_back(midway(rim, n, from_box.gap - support));
   }
   return out;
 }

@@ -247,6 +247,22 @@ TEST_CASE("contact geometry: box-cylinder rim points against a box face and edge
     CHECK_THAT(slot.gap, WithinAbs(std::hypot(0.05, 0.07) - 0.08, 1e-12));
     check_vec(slot.normal, Vec3(-0.05, 0, 0.07).normalized(), 1e-12);
   }
+  // The same wheel pressed 2 mm into the edge: the gap stays the signed distance along the
+  // edge-to-axis line (a rim point measured against the box as a point would switch to the
+  // top or front face here, and Newton then cycles between the two normals).
+  const Vec3 towards = Vec3(-0.05, 0, 0.07).normalized();
+  const Vec3 pressed = Vec3(0.85, 0, 0.04) + 0.078 * towards;
+  for (const auto& slot :
+       s.slots(box, s.geom(GeomType::Cylinder, {0.08, 0.02, 0}, pressed, axis_y))) {
+    CHECK_THAT(slot.gap, WithinAbs(-0.002, 1e-12));
+    check_vec(slot.normal, towards, 1e-12);
+  }
+  // An end face flat against the box's +y side, 1 cm away: the near circle's gap is 1 cm (up
+  // to the ε-guarded norm of the in-plane direction: r·1e-9 m).
+  const auto beside =
+      s.slots(box, s.geom(GeomType::Cylinder, {0.08, 0.02, 0}, {1, 0.53, 0.02}, axis_y));
+  CHECK_THAT(std::min(beside[0].gap, beside[1].gap), WithinAbs(0.01, 1e-9));
+  check_vec(beside[0].gap < beside[1].gap ? beside[0].normal : beside[1].normal, Vec3::UnitY());
 }
 
 TEST_CASE("contact geometry: pairs without a collider have no slots") {

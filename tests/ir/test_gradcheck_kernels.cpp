@@ -11,9 +11,10 @@ using namespace talon::lower_test;
 
 namespace {
 
-// Relative to the entry (with a floor of 1e-3 of the compared vector's largest entry), after
-// discounting the differences' rounding noise; what remains is their truncation error.
-constexpr double kTolerance = 1e-4;
+// The bar of `talon gradcheck --kernels`: relative to the entry (with a floor of 1e-3 of the
+// compared vector's largest entry), after discounting the fourth-order differences' rounding
+// noise and spread (see the noise model in gradcheck.h).
+constexpr double kTolerance = 1e-6;
 
 void check_kernels(const ir::ResidualProgram& prog, int samples, uint64_t seed, int max_columns) {
   ir::GradcheckOptions options;
@@ -22,7 +23,9 @@ void check_kernels(const ir::ResidualProgram& prog, int samples, uint64_t seed, 
   INFO(report.format());
   REQUIRE(report.kernels.size() == 7);
   for (const ir::KernelCheck& k : report.kernels) CHECK(k.compared > 0);
-  CHECK(report.max_rel_error < kTolerance);
+  CHECK(report.max_rel_error <= kTolerance);
+  // Kinks are rare at random states: skipping must not be what makes the check pass.
+  CHECK(report.skipped <= report.compared / 50);
 }
 
 ir::ResidualProgram load_and_lower(const std::string& path, const LoadOptions& load = {}) {
@@ -153,18 +156,35 @@ TEST_CASE("gradcheck: frozen and exact Jacobians differ only by W's derivative (
   CHECK(largest_w_term > 0.1);
 }
 
-TEST_CASE("gradcheck: a kernel that is off by 0.1 % is caught") {
+TEST_CASE("gradcheck: a kernel that is off by 1e-5 relative is caught at the 1e-6 bar") {
   ir::ResidualProgram prog = lower(actuated_chain());
   for (ir::Kernel& k : prog.kernels)
     if (k.function.name == "vjp_exact" || k.function.name == "jhat")
-      for (ir::Expr& out : k.function.outputs) out = out * 1.001;
+      for (ir::Expr& out : k.function.outputs) out = out * (1 + 1e-5);
   const ir::GradcheckReport report = ir::gradcheck_kernels(prog, 1, 6);
   INFO(report.format());
+  CHECK(report.max_rel_error > kTolerance);
   for (const ir::KernelCheck& k : report.kernels) {
     if (k.kernel == "vjp_exact" || k.kernel == "jhat") {
-      CHECK(k.max_rel_error > 5e-4);
+      CHECK(k.max_rel_error > 5e-6);
     } else {
       CHECK(k.max_rel_error < kTolerance);
     }
   }
+}
+
+TEST_CASE("gradcheck: a derivative with a wrong term of 1e-5 is caught (sliding box)") {
+  // A wrong derivative rather than a scaled one: jvp_exact with 1e-5 of the tangent added,
+  // as if a term of that size had been differentiated wrongly.
+  ir::ResidualProgram prog = load_and_lower(std::string(TALON_MODELS_DIR) + "/sliding_box.xml");
+  for (ir::Kernel& k : prog.kernels) {
+    if (k.function.name != "jvp_exact") continue;
+    const ir::Slice* tangent = k.input("tangent_u");
+    REQUIRE(tangent != nullptr);
+    for (int i = 0; i < tangent->size; ++i)
+      k.function.outputs[i] = k.function.outputs[i] + 1e-5 * k.function.inputs[tangent->offset + i];
+  }
+  const ir::GradcheckReport report = ir::gradcheck_kernels(prog, 1, 7);
+  INFO(report.format());
+  CHECK(report.max_rel_error > kTolerance);
 }

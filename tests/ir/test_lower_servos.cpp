@@ -1,6 +1,11 @@
 // Lowering: servo rows from the implicit actuator law, motors and passive springs as forces.
-#include <cmath>
+#include <unistd.h>
 
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "frontend/load.h"
 #include "test_lower_support.h"
 
 using namespace talon;
@@ -138,4 +143,49 @@ TEST_CASE("servos: actuators on ball joints are unsupported") {
   REQUIRE_FALSE(prog.ok());
   CHECK_THAT(prog.diagnostics().format(),
              Catch::Matchers::Contains("unsupported:") && Catch::Matchers::Contains("ball joint"));
+}
+
+// Regression: the Model's servo bias already holds one gear factor (b₁ = −g·k_p), so the
+// lowering must multiply by g once more, not twice. MuJoCo's law for <position gear="g">:
+// force = k_p(ctrl − gθ), torque = g·force, i.e. K_p = g²k_p and τ₀ = g·k_p·ctrl.
+TEST_CASE("servos: a position servo with gear 3 has stiffness g²k_p (gear counted once)") {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("talon_gear_servo_" + std::to_string(::getpid()) + ".xml");
+  std::ofstream(path) << R"(<mujoco model="geared">
+  <worldbody>
+    <body name="link" pos="0 0 1">
+      <joint name="hinge" type="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0 0 -0.5" size="0.05" mass="1"/>
+    </body>
+  </worldbody>
+  <actuator>
+    <position name="servo" joint="hinge" gear="3" kp="10"/>
+  </actuator>
+</mujoco>
+)";
+  Expected<Model> model = load_model(path.string());
+  std::filesystem::remove(path);
+  INFO(model.diagnostics().format());
+  REQUIRE(model.ok());
+  const ir::ResidualProgram prog = lower(*model);
+  REQUIRE(prog.block("servo")->size() == 1);
+  const int row = find_row(prog, "servo 'servo'");
+
+  // θ⁻ = 0.3, θ̇⁺ = 0.5, ctrl 0.2, λ 0.7.
+  ir::KernelPoint p = rest_point(prog, kH);
+  set_pose(*model, p.q_minus, 0, Pose{model->sim_pose_world[0].pos, about_y(0.3)});
+  p.u_plus[4] = 0.5;
+  p.ctrl = {0.2};
+  p.lambda[row] = 0.7;
+  // K_d = 0: e = θ̇⁺ + (K_pθ⁻ − τ₀)/(hK_p), α = 1/(h²K_p).
+  const double stiffness = 3 * 3 * 10, torque0 = 3 * 10 * 0.2;
+  const double expected =
+      0.5 + (stiffness * 0.3 - torque0) / (kH * stiffness) + 0.7 / (kH * kH * stiffness);
+  CHECK_THAT(output(prog, "residual", "r_con", p)[row], WithinAbs(expected, 1e-12));
+
+  // The row's impulse is the joint torque impulse itself: no gear factor on the coupling.
+  const std::vector<double> with_impulse = output(prog, "residual", "r_dyn", p);
+  p.lambda[row] = 0;
+  const std::vector<double> without = output(prog, "residual", "r_dyn", p);
+  CHECK_THAT(with_impulse[4] - without[4], WithinAbs(-0.7, 1e-14));
 }

@@ -71,12 +71,7 @@ TEST_CASE("the three-wheeler drives straight and turns at h = 0.1", "[physics][r
   }
 }
 
-// Known failure (open on the step issue): when a wheel rolls onto the obstacle's edge, the
-// box–cylinder contact (ir/lower/contact_geometry.cpp) switches the penetrating rim point's
-// face between the box's top and front, Newton cycles between the two normals, and the step
-// diverges even at h/16 (the world is then flagged kWorldDiverged, its state kept). These
-// tests say what must hold and stay visible as "failed as expected" until that is fixed.
-TEST_CASE("the three-wheeler climbs the box obstacle at h = 0.1", "[physics][robot][!mayfail]") {
+TEST_CASE("the three-wheeler climbs the box obstacle at h = 0.1", "[physics][robot]") {
   const Simulator sim = testing::make_simulator(testing::shipped_model("three_wheeler_scene.xml"));
   runtime::WorldBatch w = sim.make_worlds(1);
   const auto [highest, lowest_gap] = drive(sim, w, {8, 8, 8.0});

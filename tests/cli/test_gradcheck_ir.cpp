@@ -1,0 +1,65 @@
+// `talon gradcheck --kernels` at its default 1e-6 bar on every shipped model and on MuJoCo's
+// humanoid, and `talon ir --json` with per-kernel sizes.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <string>
+
+#include "run_cli.h"
+
+namespace {
+
+const std::string kModels = TALON_MODELS_DIR;
+const std::string kHumanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml";
+
+// Few states and columns: the suite runs under ASan on two cores.
+void check_gradcheck_passes(const std::string& model_args) {
+  const CliResult r =
+      run_talon("gradcheck " + model_args + " --kernels --json --samples 1 --max-columns 12");
+  INFO(model_args << "\n" << r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("\"passed\":true") != std::string::npos);
+  CHECK(json_number(r.out, "max_rel_error") <= 1e-6);
+  CHECK(json_number(r.out, "compared") > 0);
+  CHECK(json_number(r.out, "skipped") >= 0);  // reported, with the entries it did compare
+}
+
+}  // namespace
+
+TEST_CASE("gradcheck: every shipped model passes the 1e-6 bar") {
+  for (const char* name : {"sphere_drop.xml", "sliding_box.xml", "box_stack.xml",
+                           "three_wheeler_scene.xml", "cartpole.urdf", "double_pendulum.urdf"}) {
+    SECTION(name) { check_gradcheck_passes(kModels + "/" + name); }
+  }
+  SECTION("three_wheeler.urdf --floating-base") {
+    check_gradcheck_passes(kModels + "/three_wheeler.urdf --floating-base");
+  }
+}
+
+TEST_CASE("gradcheck: MuJoCo's humanoid passes the 1e-6 bar") {
+  if (!std::ifstream(kHumanoid)) {
+    WARN("MuJoCo's model files are not installed: skipped");
+    return;
+  }
+  check_gradcheck_passes(kHumanoid);
+}
+
+TEST_CASE("gradcheck: --help documents the noise model") {
+  const CliResult r = run_talon("gradcheck --help");
+  CHECK(r.status == 0);
+  CHECK(r.out.find("Richardson") != std::string::npos);
+  CHECK(r.out.find("skipped") != std::string::npos);
+}
+
+TEST_CASE("ir: --json lists every kernel with its size") {
+  const CliResult r = run_talon("ir " + kModels + "/box_stack.xml --json");
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  for (const char* kernel : {"residual", "residual_frozen_w", "jhat", "c_diag", "mass", "diag_a",
+                             "jvp_exact", "vjp_exact", "vjp_inputs"})
+    CHECK(r.out.find(std::string("\"name\":\"") + kernel + "\"") != std::string::npos);
+  // The first kernel's sizes (json_number finds the first occurrence of each key).
+  CHECK(json_number(r.out, "nodes_after_cse") > 0);
+  CHECK(json_number(r.out, "instructions") > 0);
+  CHECK(json_number(r.out, "nodes_before_cse") >= json_number(r.out, "nodes_after_cse"));
+}
