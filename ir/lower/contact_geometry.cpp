@@ -112,8 +112,9 @@ BoxDistance point_box(const GeomPose& box, const V3& p) {
     depth[i] = abs(local[i]) - half;  // < 0 inside along axis i
   }
   const Expr deepest = max(max(depth[0], depth[1]), depth[2]);
-  const Expr inside = lt(deepest, g.constant(0.0));
-  // Outside: distance to the clamped point. Inside: the least-penetrated face.
+  // On the surface (deepest = 0) the outside branch has no direction (0/0): take the face.
+  const Expr inside = le(deepest, g.constant(0.0));
+  // Outside: distance to the clamped point. On or inside: the least-penetrated face.
   const Expr out_dist = smooth_norm(excess, kNormEps);
   const V3 out_normal = (1.0 / out_dist) * excess;
   const Expr pick0 = le(depth[1], depth[0]) * le(depth[2], depth[0]);

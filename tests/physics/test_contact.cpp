@@ -190,4 +190,18 @@ TEST_CASE("drop and slide stay finite from h = 1e-3 to 0.4", "[physics][contact]
   }
 }
 
+// Known failure (open on the step issue): equal boxes stacked exactly put every corner of
+// one box on an edge of the other, where the corner-against-box distance of the box-box
+// collider (ir/lower/contact_geometry.cpp) picks a side face with zero depth: the faces
+// interpenetrate (0.7 mm and 1.8 mm after the first step at h = 0.1) while every corner
+// reports a non-negative gap. Box-box needs face clipping (a reference face chosen by
+// separating axes, the incident face's corners clipped to it).
+TEST_CASE("three stacked boxes rest on each other at h = 0.1", "[physics][contact][!mayfail]") {
+  const Simulator sim = testing::make_simulator(testing::shipped_model("box_stack.xml"));
+  runtime::WorldBatch w = sim.make_worlds(1);
+  sim.rollout(w, 0.1, 10);
+  REQUIRE((w.status[0] & runtime::kWorldFailed) == 0);
+  for (int b = 0; b < 3; ++b) CHECK(com(w, 0, b).z() == Approx(0.1 + 0.2 * b).margin(1e-4));
+}
+
 }  // namespace talon
