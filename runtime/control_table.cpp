@@ -2,8 +2,9 @@
 
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <sstream>
+
+#include "common/read_file.h"
 
 namespace talon::runtime {
 namespace {
@@ -77,15 +78,9 @@ Expected<ControlTable> parse_control_csv(const std::string& text, const std::str
 }
 
 Expected<ControlTable> read_control_csv(const std::string& path, const Model& model) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    Diagnostics d;
-    d.error({path, 0}, "", "cannot read the control file");
-    return d;
-  }
-  std::stringstream text;
-  text << file.rdbuf();
-  return parse_control_csv(text.str(), path, model);
+  Expected<std::string> text = read_text_file(path, "cannot read the control file");
+  if (!text) return text.diagnostics();
+  return parse_control_csv(*text, path, model);
 }
 
 void controls_at(const ControlTable& table, int step, std::span<double> ctrl) {

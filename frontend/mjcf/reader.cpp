@@ -44,9 +44,8 @@
 // default, asset, worldbody, contact, actuator, keyframe.
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "common/read_file.h"
 #include "frontend/load.h"
 #include "frontend/mjcf/reader_context.h"
 #include "frontend/mjcf/schema.h"
@@ -115,15 +114,9 @@ Expected<ModelSpec> read_mjcf_string(const std::string& xml, const std::string& 
 }
 
 Expected<ModelSpec> read_mjcf(const std::string& path, const LoadOptions& options) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    Diagnostics diag;
-    diag.error({path, 0}, "", "cannot open file");
-    return diag;
-  }
-  std::ostringstream text;
-  text << file.rdbuf();
-  return read_mjcf_string(text.str(), path, options);
+  Expected<std::string> text = read_text_file(path, "cannot open file");
+  if (!text) return text.diagnostics();
+  return read_mjcf_string(*text, path, options);
 }
 
 }  // namespace talon

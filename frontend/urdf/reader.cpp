@@ -9,11 +9,10 @@
 //     <inertial> is the world itself (the usual way a URDF pins its robot down);
 //   * fixed joints stay in the spec as JointType::Fixed (compile welds them) so that the
 //     joint census counts them.
-#include <fstream>
-#include <sstream>
 #include <string_view>
 #include <unordered_set>
 
+#include "common/read_file.h"
 #include "frontend/load.h"
 #include "frontend/urdf/elements.h"
 #include "frontend/urdf/tree.h"
@@ -207,15 +206,9 @@ Expected<ModelSpec> read_urdf_string(const std::string& xml, const std::string& 
 }
 
 Expected<ModelSpec> read_urdf(const std::string& path, const LoadOptions& options) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    Diagnostics diag;
-    diag.error({path, 0}, "", "cannot open file");
-    return diag;
-  }
-  std::ostringstream text;
-  text << file.rdbuf();
-  return read_urdf_string(text.str(), path, options);
+  Expected<std::string> text = read_text_file(path, "cannot open file");
+  if (!text) return text.diagnostics();
+  return read_urdf_string(*text, path, options);
 }
 
 }  // namespace talon

@@ -124,16 +124,7 @@ TEST_CASE("a velocity servo follows its implicit law", "[physics][servo]") {
   // I (ω⁺ − ω⁻) = h kv (ω* − ω⁺), i.e. ω⁺ = (I ω⁻ + h kv ω*) / (I + h kv).
   const double h = GENERATE(0.01, 0.1);
   INFO("h = " << h);
-  const Simulator sim = testing::make_simulator(testing::model_from_mjcf(R"(
-<mujoco model="spinner">
-  <worldbody>
-    <body name="disc" pos="0 0 1">
-      <joint name="spin" type="hinge" axis="0 0 1"/>
-      <geom type="cylinder" size="0.1 0.01" mass="1" contype="0" conaffinity="0"/>
-    </body>
-  </worldbody>
-  <actuator><velocity name="motor" joint="spin" kv="2"/></actuator>
-</mujoco>)"));
+  const Simulator sim = testing::make_simulator(testing::model_from_mjcf(testing::kSpinner));
   runtime::WorldBatch w = sim.make_worlds(1);
   const double inertia = 0.005, kv = 2;
   double omega = 0;

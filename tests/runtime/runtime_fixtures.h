@@ -25,6 +25,20 @@ inline Model model_from_mjcf(const std::string& xml, const std::string& name = "
   return std::move(*model);
 }
 
+// A disc (I = m r²/2 = 0.005 kg m²) on a vertical hinge driven by a velocity servo (kv = 2);
+// no gravity torque about the axis.
+inline const char* const kSpinner = R"(
+<mujoco model="spinner">
+  <option timestep="0.01"/>
+  <worldbody>
+    <body name="disc" pos="0 0 1">
+      <joint name="spin" type="hinge" axis="0 0 1"/>
+      <geom type="cylinder" size="0.1 0.01" mass="1" contype="0" conaffinity="0"/>
+    </body>
+  </worldbody>
+  <actuator><velocity name="motor" joint="spin" kv="2"/></actuator>
+</mujoco>)";
+
 inline Model shipped_model(const std::string& file, const LoadOptions& options = {}) {
   Expected<Model> model = load_model(std::string(TALON_MODELS_DIR) + "/" + file, options);
   INFO(model.diagnostics().format());

@@ -13,19 +13,6 @@ namespace {
 
 using testing::make_simulator;
 
-// A disc on a vertical hinge driven by a velocity servo (no gravity torque about the axis).
-const char* kSpinner = R"(
-<mujoco model="spinner">
-  <option timestep="0.01"/>
-  <worldbody>
-    <body name="disc" pos="0 0 1">
-      <joint name="spin" type="hinge" axis="0 0 1"/>
-      <geom type="cylinder" size="0.1 0.01" mass="1" contype="0" conaffinity="0"/>
-    </body>
-  </worldbody>
-  <actuator><velocity name="motor" joint="spin" kv="2"/></actuator>
-</mujoco>)";
-
 int param_index(const Simulator& sim, const std::string& name) {
   for (int i = 0; i < sim.nparam(); ++i)
     if (sim.program().param_info[i].name == name) return i;
@@ -66,7 +53,7 @@ TEST_CASE("worlds take their own parameters and controls", "[runtime][sim]") {
     CHECK(testing::com(worlds, 1, 0).x() == Approx(0.8055).margin(5e-3));
   }
   SECTION("controls per world") {
-    const Simulator sim = make_simulator(testing::model_from_mjcf(kSpinner));
+    const Simulator sim = make_simulator(testing::model_from_mjcf(testing::kSpinner));
     runtime::WorldBatch worlds = sim.make_worlds(2);
     worlds.ctrl_of(0)[0] = 3;
     worlds.ctrl_of(1)[0] = -5;
