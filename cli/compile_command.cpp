@@ -111,6 +111,8 @@ void add_compile_command(CLI::App& app, int& exit_code) {
   command->add_option("--precision", args->precision, "Floating-point type: f64 or f32")
       ->check(CLI::IsMember({"f64", "f32"}));
   add_solver_args(*command, args->solver);
+  args->solver.adjoint_iterations = kDefaultAdjointIterations;  // NAME_step_backward by default
+  add_adjoint_args(*command, args->solver);
   command->callback([args, &exit_code] { exit_code = compile(*args); });
 }
 

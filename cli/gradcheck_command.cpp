@@ -3,13 +3,22 @@
 // differences of the residual (fourth-order Richardson estimates; entries at kinks are
 // skipped and counted). Exit status 1 when the worst relative error exceeds the tolerance
 // (1e-6 by default).
+// `talon gradcheck MODEL --steps H`: the adjoint gradient of a whole rollout (a random linear
+// loss of the final state) against central differences of the rollout
+// (runtime/rollout_check.h); prints max_rel_error and the cosine similarity (tolerance 1e-2).
+#include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <memory>
+#include <random>
 
 #include "cli/commands.h"
+#include "cli/world_setup.h"
 #include "common/json.h"
 #include "ir/lower/gradcheck.h"
 #include "ir/lower/lower.h"
+#include "runtime/control_table.h"
+#include "runtime/rollout_check.h"
 
 namespace talon::cli {
 namespace {
@@ -21,7 +30,12 @@ struct GradcheckArgs {
   int samples = 3;
   uint64_t seed = 1;
   int max_columns = 64;
-  double tolerance = 1e-6;
+  double tolerance = -1;  // default: 1e-6 for --kernels, 1e-2 for --steps
+  // --steps: whole rollouts
+  int steps = 0;
+  double dt = 0, epsilon = 1e-6;
+  std::string keyframe, ctrl_file, wrt = "controls";
+  codegen::SolverOptions solver;
 };
 
 void print_json(const ir::GradcheckReport& report, double tolerance) {
@@ -59,10 +73,102 @@ constexpr const char* kNoiseModel = R"(How entries are compared:
   select switch): differencing cannot certify them, so they are skipped and counted
   ("skipped" in the report and in --json).)";
 
+// The inputs --wrt names: every step's controls, every parameter, or the initial velocities
+// and centre-of-mass positions.
+std::vector<RolloutInput> rollout_inputs(const Simulator& sim, const GradcheckArgs& args) {
+  std::vector<RolloutInput> out;
+  if (args.wrt == "controls")
+    for (int k = 0; k < args.steps; ++k)
+      for (int a = 0; a < sim.nctrl(); ++a) out.push_back({RolloutInput::Ctrl, a, k, args.epsilon});
+  if (args.wrt == "params")
+    for (int i = 0; i < sim.nparam(); ++i)
+      out.push_back({RolloutInput::Param, i, 0,
+                     args.epsilon * std::max(1.0, std::abs(sim.program().param_info[i].value))});
+  if (args.wrt == "initial-state") {
+    for (int i = 0; i < sim.nv(); ++i) out.push_back({RolloutInput::U0, i, 0, args.epsilon});
+    for (int b = 0; b < sim.nq() / 7; ++b)
+      for (int i = 0; i < 3; ++i) out.push_back({RolloutInput::Q0, 7 * b + i, 0, args.epsilon});
+  }
+  return out;
+}
+
+int run_rollout(const GradcheckArgs& args) {
+  Expected<Model> model = load_for_cli(args.model, args.json);
+  if (!model) return 1;
+  std::unique_ptr<runtime::ControlTable> table;
+  if (!args.ctrl_file.empty()) {
+    Expected<runtime::ControlTable> read = runtime::read_control_csv(args.ctrl_file, *model);
+    print_diagnostics(read.diagnostics(), args.json);
+    if (!read) return 1;
+    table = std::make_unique<runtime::ControlTable>(std::move(*read));
+  }
+  SimulatorOptions options;
+  options.solver = args.solver;
+  Expected<Simulator> sim = Simulator::create(std::move(*model), options);
+  print_diagnostics(sim.diagnostics(), args.json);
+  if (!sim) return 1;
+  runtime::WorldBatch start = sim->make_worlds(1);
+  Expected<int> keyframe = apply_keyframe(*sim, args.keyframe, start);
+  print_diagnostics(keyframe.diagnostics(), args.json);
+  if (!keyframe) return 1;
+  RolloutSetup setup;
+  setup.h = args.dt > 0 ? args.dt : sim->model().timestep;
+  setup.steps = args.steps;
+  setup.initial = [&](runtime::WorldBatch& w, int i) {
+    std::copy(start.q.begin(), start.q.end(), w.q_of(i).begin());
+    std::copy(start.u.begin(), start.u.end(), w.u_of(i).begin());
+    std::copy(start.ctrl.begin(), start.ctrl.end(), w.ctrl_of(i).begin());
+  };
+  if (table)
+    setup.controls = [&](int k, runtime::WorldBatch& w) {
+      for (int i = 0; i < w.count; ++i) runtime::controls_at(*table, k, w.ctrl_of(i));
+    };
+  // A random linear loss of the final state (like the kernel check's random cotangents).
+  std::mt19937_64 rng(args.seed);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  for (int i = 0; i < sim->nq(); ++i) setup.wq.push_back(i % 7 < 3 ? unit(rng) : 0.0);
+  for (int i = 0; i < sim->nv(); ++i) setup.wu.push_back(unit(rng));
+  const std::vector<RolloutInput> inputs = rollout_inputs(*sim, args);
+  Expected<RolloutCheck> check = check_rollout_gradients(*sim, setup, inputs);
+  print_diagnostics(check.diagnostics(), args.json);
+  if (!check) return 1;
+  const double tolerance = args.tolerance > 0 ? args.tolerance : 1e-2;
+  const double error = check->max_relative_error(), cosine = check->cosine();
+  const bool passed = error <= tolerance;
+  if (args.json) {
+    JsonWriter json;
+    json.begin_object();
+    json.key("steps").value(args.steps);
+    json.key("wrt").value(args.wrt);
+    json.key("compared").value(static_cast<int>(inputs.size()));
+    json.key("max_rel_error").value(error);
+    json.key("cosine").value(cosine);
+    json.key("tolerance").value(tolerance);
+    json.key("passed").value(passed);
+    json.key("unconverged_steps").value(check->unconverged_steps);
+    json.key("labels").array(check->labels);
+    json.key("adjoint").array(check->adjoint);
+    json.key("difference").array(check->difference);
+    json.end_object();
+    std::cout << json.str() << '\n';
+  } else {
+    std::cout << "rollout of " << args.steps << " steps, gradient with respect to " << args.wrt
+              << " (" << inputs.size() << " entries): max relative error " << error
+              << ", cosine similarity " << cosine << ": " << (passed ? "PASS" : "FAIL")
+              << " (tolerance " << tolerance << ")\n";
+    if (check->unconverged_steps > 0)
+      std::cout << check->unconverged_steps
+                << " steps ended above the convergence tolerance (their gradients are those of "
+                   "the returned iterate)\n";
+  }
+  return passed ? 0 : 1;
+}
+
 int run(const GradcheckArgs& args) {
+  if (args.steps > 0) return run_rollout(args);
   if (!args.kernels) {
     std::cerr << "talon gradcheck: nothing to check; pass --kernels (per-kernel derivatives "
-                 "against finite differences)\n";
+                 "against finite differences) or --steps H (whole-rollout gradients)\n";
     return 2;
   }
   Expected<Model> model = load_for_cli(args.model, args.json);
@@ -75,14 +181,15 @@ int run(const GradcheckArgs& args) {
   options.max_columns = args.max_columns;
   const ir::GradcheckReport report =
       ir::gradcheck_kernels(*program, args.samples, args.seed, options);
-  const bool passed = report.max_rel_error <= args.tolerance;
+  const double tolerance = args.tolerance > 0 ? args.tolerance : 1e-6;
+  const bool passed = report.max_rel_error <= tolerance;
   if (args.json) {
-    print_json(report, args.tolerance);
+    print_json(report, tolerance);
   } else {
     std::cout << report.format() << "max relative error " << report.max_rel_error << " over "
               << report.samples << " random states (" << report.skipped
               << " entries skipped at kinks): " << (passed ? "PASS" : "FAIL")
-              << " (tolerance " << args.tolerance << ")\n";
+              << " (tolerance " << tolerance << ")\n";
   }
   return passed ? 0 : 1;
 }
@@ -90,8 +197,13 @@ int run(const GradcheckArgs& args) {
 }  // namespace
 
 void add_gradcheck_command(CLI::App& app, int& exit_code) {
-  auto* command = app.add_subcommand("gradcheck",
-                                     "Check derivative kernels against central finite differences");
+  auto* command = app.add_subcommand(
+      "gradcheck",
+      "Check derivative kernels (--kernels) or whole-rollout gradients (--steps H) against\n"
+      "central finite differences.\n\nExamples:\n"
+      "  talon gradcheck models/sliding_box.xml --kernels\n"
+      "  talon gradcheck models/three_wheeler_scene.xml --steps 20 --dt 0.1 \\\n"
+      "      --ctrl models/three_wheeler_drive.csv --wrt controls");
   auto args = std::make_shared<GradcheckArgs>();  // lives as long as the callback
   command->footer(kNoiseModel);
   add_model_args(*command, args->model);
@@ -106,8 +218,32 @@ void add_gradcheck_command(CLI::App& app, int& exit_code) {
       ->add_option("--max-columns", args->max_columns,
                    "Columns differenced per kernel and state (<= 0: all)")
       ->capture_default_str();
-  command->add_option("--tolerance", args->tolerance, "Largest accepted relative error")
-      ->capture_default_str();
+  command->add_option("--tolerance", args->tolerance,
+                      "Largest accepted relative error (default 1e-6 for --kernels, 1e-2 for "
+                      "--steps)");
+  const char* rollout = "Whole rollouts (--steps)";
+  command->add_option("--steps", args->steps,
+                      "Check the adjoint gradient of an H-step rollout against finite "
+                      "differences of the rollout")
+      ->check(CLI::PositiveNumber)
+      ->group(rollout);
+  command->add_option("--wrt", args->wrt, "controls (every step's), params or initial-state")
+      ->check(CLI::IsMember({"controls", "params", "initial-state"}))
+      ->capture_default_str()
+      ->group(rollout);
+  command->add_option("--dt", args->dt, "Time step h (s); default: the model's timestep")
+      ->group(rollout);
+  command->add_option("--keyframe", args->keyframe, "Start from this keyframe")->group(rollout);
+  command->add_option("--ctrl", args->ctrl_file, "CSV of controls (as for talon simulate)")
+      ->group(rollout);
+  command->add_option("--epsilon", args->epsilon, "Finite-difference step (relative for params)")
+      ->capture_default_str()
+      ->group(rollout);
+  args->solver.newton_iterations = 32;  // as `talon gradient`: a tightly converged forward
+  args->solver.pcr_iterations = 64;
+  args->solver.convergence_tolerance = 1e-8;
+  args->solver.adjoint_iterations = kDefaultAdjointIterations;
+  add_solver_args(*command, args->solver);
   command->callback([args, &exit_code] { exit_code = run(*args); });
 }
 

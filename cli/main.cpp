@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   talon::cli::add_simulate_command(app, exit_code);
   talon::cli::add_compile_command(app, exit_code);
   talon::cli::add_gradcheck_command(app, exit_code);
+  talon::cli::add_gradient_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/world_setup.h"
 #include "common/json.h"
 #include "runtime/control_table.h"
 #include "runtime/joint_state.h"
@@ -74,35 +75,10 @@ class Progress {
   bool shown_ = false;
 };
 
-void print_diagnostics(const Diagnostics& diagnostics, bool quiet_notes) {
-  for (const Diagnostic& d : diagnostics.items())
-    if (d.severity == Severity::Error || !quiet_notes) std::cerr << d.format() << '\n';
-}
-
 Diagnostics usage_error(const std::string& message) {
   Diagnostics d;
   d.error({}, "", message);
   return d;
-}
-
-// The initial state of every world: the keyframe's (joint coordinates mapped to maximal
-// ones), else the reference pose at rest.
-Expected<int> set_initial_state(const Simulator& sim, const SimulateArgs& args,
-                                runtime::WorldBatch& worlds) {
-  if (args.keyframe.empty()) return 0;
-  Expected<runtime::MaximalState> state = runtime::keyframe_state(sim.model(), args.keyframe);
-  if (!state) return state.diagnostics();
-  for (int w = 0; w < worlds.count; ++w) {
-    std::copy(state->q.begin(), state->q.end(), worlds.q_of(w).begin());
-    std::copy(state->u.begin(), state->u.end(), worlds.u_of(w).begin());
-  }
-  const Model& m = sim.model();
-  const int k = m.find_keyframe(args.keyframe);
-  if (m.nu > 0)
-    for (int w = 0; w < worlds.count; ++w)
-      std::copy(m.key_ctrl.begin() + k * m.nu, m.key_ctrl.begin() + (k + 1) * m.nu,
-                worlds.ctrl_of(w).begin());
-  return 0;
 }
 
 std::string csv_header(const Simulator& sim) {
@@ -307,7 +283,7 @@ int simulate(const SimulateArgs& args) {
   print_diagnostics(sim.diagnostics(), args.json);
   if (!sim) return 1;
   runtime::WorldBatch worlds = sim->make_worlds(args.worlds);
-  Expected<int> initial = set_initial_state(*sim, args, worlds);
+  Expected<int> initial = apply_keyframe(*sim, args.keyframe, worlds);
   print_diagnostics(initial.diagnostics(), args.json);
   if (!initial) return 1;
   Expected<RunReport> report = run(*sim, args, worlds, controls.get());

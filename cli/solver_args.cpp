@@ -33,7 +33,22 @@ void add_solver_args(CLI::App& command, codegen::SolverOptions& solver) {
       ->capture_default_str();
   command.add_option("--max-substep-depth", solver.max_substep_depth,
                      "Halvings of a step whose Newton iteration does not converge (0: never)")
-      ->check(CLI::Range(0, 20))
+      ->check(CLI::Range(0, 8))
+      ->group(group)
+      ->capture_default_str();
+}
+
+void add_adjoint_args(CLI::App& command, codegen::SolverOptions& solver) {
+  const char* group = "Backward step";
+  command.add_option("--adjoint-iterations", solver.adjoint_iterations,
+                     "FGMRES iterations per cycle of the backward step's transposed solve"
+                     " (0: no backward step)")
+      ->check(CLI::Range(0, 1000))
+      ->group(group)
+      ->capture_default_str();
+  command.add_option("--adjoint-tolerance", solver.adjoint_tolerance,
+                     "Relative residual the backward step's solve stops at")
+      ->check(CLI::PositiveNumber)
       ->group(group)
       ->capture_default_str();
 }

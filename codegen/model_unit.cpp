@@ -14,6 +14,8 @@ namespace {
 using unit::Layout;
 
 constexpr const char* kKernelPrefix = "talon_kernel_";
+// The backward step's workspace holds every substep of a step: 2^depth of them.
+constexpr int kMaxBackwardDepth = 8;
 constexpr const char* kBaseInputs[] = {"q_minus", "u_minus", "u_plus", "lambda",
                                        "ctrl",    "params",  "h"};
 
@@ -58,6 +60,46 @@ int count_rows(const ir::ResidualProgram& p, ir::RowKind kind) {
   int n = 0;
   for (const ir::ConstraintRowInfo& row : p.rows) n += row.kind == kind;
   return n;
+}
+
+// The slices of the backward step's kernels (vjp_exact, vjp_inputs, vjp_q_plus).
+void backward_layout(const ir::ResidualProgram& p, const SolverOptions& solver,
+                     LayoutChecker& check, Layout& l) {
+  const ir::Kernel& residual = p.kernel("residual");
+  const ir::Kernel& vjp = p.kernel("vjp_exact");
+  const ir::Kernel& inputs = p.kernel("vjp_inputs");
+  const ir::Kernel& pose = p.kernel("vjp_q_plus");
+  for (const ir::Kernel* k : {&vjp, &inputs, &pose})
+    for (const char* input : kBaseInputs) check.same_input(*k, input, residual.input(input));
+  const ir::Slice* dyn = check.input(vjp, "cotangent_dyn", l.nv);
+  const ir::Slice* con = check.input(vjp, "cotangent_con", l.nrows);
+  check.same_input(inputs, "cotangent_dyn", dyn);
+  check.same_input(inputs, "cotangent_con", con);
+  check.output(vjp, "vjp", l.nv + l.nrows);
+  const ir::Slice* outs[] = {
+      check.output(inputs, "q_minus", l.nq), check.output(inputs, "u_minus", l.nv),
+      check.output(inputs, "ctrl", l.nctrl), check.output(inputs, "params", l.nparam)};
+  const ir::Slice* cot_q = check.input(pose, "cotangent_q", l.nq);
+  const ir::Slice* pose_q = check.output(pose, "q_minus", l.nq);
+  const ir::Slice* pose_u = check.output(pose, "u_plus", l.nv);
+  if (!dyn || !con || !outs[0] || !outs[1] || !outs[2] || !outs[3] || !cot_q || !pose_q ||
+      !pose_u)
+    return;
+  l.adjoint = solver.adjoint_iterations;
+  l.vjp_cot_dyn = dyn->offset;
+  l.vjp_cot_con = con->offset;
+  l.vjp_in_size = static_cast<int>(vjp.function.inputs.size());
+  l.vjpi_q_minus = outs[0]->offset;
+  l.vjpi_u_minus = outs[1]->offset;
+  l.vjpi_ctrl = outs[2]->offset;
+  l.vjpi_params = outs[3]->offset;
+  l.vjpi_out_size = static_cast<int>(inputs.function.outputs.size());
+  l.pose_cot_q = cot_q->offset;
+  l.pose_in_size = static_cast<int>(pose.function.inputs.size());
+  l.pose_q_minus = pose_q->offset;
+  l.pose_u_plus = pose_u->offset;
+  l.pose_out_size = static_cast<int>(pose.function.outputs.size());
+  l.max_substeps = 1 << solver.max_substep_depth;
 }
 
 Expected<Layout> compute_layout(const ir::ResidualProgram& p, const SolverOptions& solver) {
@@ -125,13 +167,15 @@ Expected<Layout> compute_layout(const ir::ResidualProgram& p, const SolverOption
       l.jvp_out_size = l.nv + l.nrows;
     }
   }
+  if (solver.adjoint_iterations > 0) backward_layout(p, solver, check, l);
   if (check.diagnostics().has_errors()) return check.diagnostics();
   return l;
 }
 
 // mass, residual, and the fused linearisation: jhat, c_diag and diag_a share their inputs
 // and most of their subexpressions, so one Function lets the scheduler compute those once.
-std::vector<ir::Function> unit_functions(const ir::ResidualProgram& p, bool with_jvp) {
+std::vector<ir::Function> unit_functions(const ir::ResidualProgram& p, bool with_jvp,
+                                         bool with_backward) {
   ir::Function mass = p.kernel("mass").function;
   ir::Function residual = p.kernel("residual").function;
   ir::Function linearize{"linearize", p.kernel("jhat").function.inputs, {}};
@@ -145,6 +189,14 @@ std::vector<ir::Function> unit_functions(const ir::ResidualProgram& p, bool with
   if (with_jvp) {
     out.push_back(p.kernel("jvp_exact").function);
     out.back().name = "jvp";
+  }
+  if (with_backward) {
+    const std::pair<const char*, const char*> backward[] = {
+        {"vjp_exact", "vjp"}, {"vjp_inputs", "vjp_inputs"}, {"vjp_q_plus", "vjp_q_plus"}};
+    for (const auto& [kernel, name] : backward) {
+      out.push_back(p.kernel(kernel).function);
+      out.back().name = name;
+    }
   }
   return out;
 }
@@ -164,7 +216,7 @@ Diagnostics check_name(const std::string& name) {
 
 Expected<std::string> rendered_kernels(const ir::ResidualProgram& program, const Layout& layout,
                                        const ModelUnitOptions& options) {
-  const std::vector<ir::Function> functions = unit_functions(program, layout.krylov > 0);
+  const std::vector<ir::Function> functions = unit_functions(program, layout.krylov > 0, layout.adjoint > 0);
   Expected<RenderedSource> rendered = [&]() -> Expected<RenderedSource> {
     if (options.target == UnitTarget::Cuda) {
       CudaRenderOptions o;
@@ -188,6 +240,15 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
                                         const ModelUnitOptions& options) {
   Diagnostics name_errors = check_name(options.name);
   if (name_errors.has_errors()) return name_errors;
+  const int depth = options.solver.max_substep_depth;
+  if (options.solver.adjoint_iterations > 0 && (depth < 0 || depth > kMaxBackwardDepth)) {
+    Diagnostics errors;
+    errors.error({}, "",
+                 "the backward step records every substep of a step: max_substep_depth must be "
+                 "0.." + std::to_string(kMaxBackwardDepth) + " with it, not " +
+                     std::to_string(depth));
+    return errors;
+  }
   Expected<Layout> layout = compute_layout(program, options.solver);
   if (!layout) return layout.diagnostics();
   Expected<std::string> kernels = rendered_kernels(program, *layout, options);
@@ -210,7 +271,8 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
   out.source = header + "\n" + *kernels + "\n" + unit::config_text(*layout, options) + "\n" +
                solver_prelude_text() + "\n" + unit::table_text(model, program, *layout, options) +
                "\n" + solver_loop_text() + "\n" +
-               (cuda ? unit::cuda_entry_text(options) : unit::c_api_text(options));
+               (cuda ? unit::cuda_entry_text(options) : unit::c_api_text(options)) +
+               (!cuda && layout->adjoint > 0 ? "\n" + unit::c_backward_api_text(options) : "");
   return out;
 }
 

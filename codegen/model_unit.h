@@ -64,6 +64,13 @@ struct SolverOptions {
   // A finest substep still unconverged with √merit above this (m/s) fails the step
   // (NAME_STEP_DIVERGED, state unchanged) instead of returning a garbage iterate.
   double divergence_tolerance = 1.0;
+  // > 0: the unit also gets the backward step (NAME_step_backward, codegen/solver/
+  // talon_adjoint.h), whose transposed exact system is solved by FGMRES with this many
+  // iterations per cycle, restarted at most adjoint_restarts times, until the residual is
+  // below adjoint_tolerance relative to the right-hand side. 0: no backward (smaller code).
+  int adjoint_iterations = 0;
+  int adjoint_restarts = 8;
+  double adjoint_tolerance = 1e-8;
 };
 
 enum class UnitTarget { C, Cuda };

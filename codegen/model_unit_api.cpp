@@ -69,6 +69,42 @@ std::string c_api_text(const ModelUnitOptions& options) {
          n + "_workspace_size(void) { return (long)sizeof(" + n + "_workspace); }\n";
 }
 
+std::string c_backward_api_text(const ModelUnitOptions& options) {
+  const std::string& n = options.name;
+  const std::string r = n + "_real";
+  return "void " + n + "_warm_start(const " + n + "_workspace* ws, " + r +
+         " warm[]) {\n"
+         "  const int valid = ws->warm_valid == TALON_WARM_MAGIC && ws->warm_h > 0;\n"
+         "  if (valid) talon_copy(warm, ws->warm_lambda, TALON_NROWS);\n"
+         "  else talon_fill(warm, 0, TALON_NROWS);\n"
+         "  warm[TALON_NROWS] = valid ? ws->warm_h : 0;\n"
+         "}\n\n"
+         "void " +
+         n + "_set_warm_start(" + n + "_workspace* ws, const " + r +
+         " warm[]) {\n"
+         "  talon_set_warm_start(ws, warm);\n"
+         "}\n\n"
+         "int " +
+         n + "_step_backward(const " + r + " q[], const " + r + " u[], const " + r +
+         " ctrl[], const " + r + " params[], " + r + " h, const " + r + " warm[], " + r + " dq[], " +
+         r + " du[], " + r + " dctrl[], " + r + " dparams[], " + n +
+         "_workspace* ws) {\n"
+         "  return talon_step_backward(ws, q, u, ctrl, params ? params : talon_default_params, h,\n"
+         "                             warm, dq, du, dctrl, dparams);\n"
+         "}\n\n"
+         "void " +
+         n + "_backward_statistics(const " + n + "_workspace* ws, " + r +
+         " out[3]) {\n"
+         "  out[0] = (" +
+         r +
+         ")ws->adj_stats.krylov_iterations;\n"
+         "  out[1] = (" +
+         r +
+         ")ws->adj_stats.pcr_iterations;\n"
+         "  out[2] = ws->adj_stats.residual;\n"
+         "}\n";
+}
+
 std::string cuda_entry_text(const ModelUnitOptions& options) {
   const std::string& n = options.name;
   const std::string r = n + "_real";

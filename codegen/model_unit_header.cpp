@@ -1,4 +1,5 @@
 // The public header of a model unit: sizes, types, prototypes and what every index means.
+#include <algorithm>
 #include <sstream>
 
 #include "codegen/model_unit_parts.h"
@@ -112,8 +113,8 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
       << "typedef struct " << name << "_workspace {\n";
   for (const auto& [field, size] : arrays)
     out << "  " << name << "_real " << field << "[" << size << "];\n";
-  if (layout.krylov > 0) {
-    const int n = layout.nv + layout.nrows, m = layout.krylov;
+  if (layout.krylov > 0 || layout.adjoint > 0) {
+    const int n = layout.nv + layout.nrows, m = std::max(layout.krylov, layout.adjoint);
     const std::pair<const char*, int> krylov[] = {{"jvp_in", layout.jvp_in_size},
                                                   {"jvp_out", layout.jvp_out_size},
                                                   {"kv", (m + 1) * n},
@@ -123,9 +124,31 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
                                                   {"ksn", m},
                                                   {"kg", m + 1},
                                                   {"kstep", n}};
-    out << "  /* the exact Newton direction (FGMRES) */\n";
+    out << "  /* FGMRES: the exact Newton direction and the backward step's solve */\n";
     for (const auto& [field, size] : krylov)
       out << "  " << name << "_real " << field << "[" << array_size(size) << "];\n";
+  }
+  if (layout.adjoint > 0) {
+    const int n = layout.nv + layout.nrows, s = layout.max_substeps;
+    const std::pair<const char*, int> backward[] = {
+        {"adj_in", layout.vjp_in_size},
+        {"adj_out", std::max({n, layout.vjpi_out_size, layout.pose_out_size})},
+        {"pose_in", layout.pose_in_size},
+        {"adj_b", n},
+        {"adj_mu", n},
+        {"back_q", nq},
+        {"back_u", nv},
+        {"rec_q", s * layout.nq},
+        {"rec_u", s * layout.nv},
+        {"rec_u_plus", s * layout.nv},
+        {"rec_lambda", s * layout.nrows},
+        {"rec_h", s}};
+    out << "  /* the backward step: kernel arrays, its solve, the recorded substeps */\n";
+    for (const auto& [field, size] : backward)
+      out << "  " << name << "_real " << field << "[" << array_size(size) << "];\n";
+    out << "  int record, rec_count;\n"
+        << "  struct { int krylov_iterations, pcr_iterations; " << name
+        << "_real residual; } adj_stats;\n";
   }
   out << "  " << name << "_real warm_h;\n  int warm_valid;\n  " << name << "_stats stats;\n}"
       << " " << name << "_workspace;\n";
@@ -189,6 +212,45 @@ std::string prototypes(const std::string& n) {
          n + "_workspace_size(void);\n";
 }
 
+std::string backward_prototypes(const std::string& n) {
+  const std::string r = n + "_real";
+  return "\n/* ---- The backward step (reverse-mode gradients of one step) ---- */\n"
+         "/* Copies the warm start the next step will use (" +
+         n + "_NWARM values) into warm[]: keep it with the state\n"
+         "   before each step of a rollout; the backward of that step needs it to recompute the\n"
+         "   step exactly as it was taken. */\n"
+         "void " +
+         n + "_warm_start(const " + n + "_workspace* ws, " + r +
+         " warm[]);\n"
+         "/* Makes warm[] (from " +
+         n + "_warm_start; 0: none) the warm start of the next step, e.g. to recompute a\n"
+         "   stretch of a rollout from a stored state exactly as it was first taken. */\n"
+         "void " +
+         n + "_set_warm_start(" + n + "_workspace* ws, const " + r +
+         " warm[]);\n"
+         "/* Gradients through one step. (q, u) is the step's START state (unchanged), ctrl and\n"
+         "   params (either may be 0: zeros / the model's values) and h as in " +
+         n + "_step_params,\n   warm the " + n +
+         "_warm_start taken before it (0: cold). dq[" + n + "_NQ] and du[" + n +
+         "_NV] hold dL/dq+ and\n"
+         "   dL/du+ on entry and dL/dq- and dL/du- on return; dctrl[" +
+         n + "_NCTRL] and dparams[" + n +
+         "_NPARAM]\n"
+         "   (either may be 0) receive dL/dctrl and dL/dparams. The step is recomputed from its\n"
+         "   start (no tape), then one transposed exact-Jacobian solve per substep (FGMRES) and\n"
+         "   the generated vector-Jacobian products give the gradients. Returns " +
+         n + "_STEP_OK or the\n   code the recomputed step failed with (dq, du unchanged). */\n"
+         "int " +
+         n + "_step_backward(const " + r + " q[], const " + r + " u[], const " + r +
+         " ctrl[], const " + r + " params[], " + r + " h, const " + r + " warm[], " + r + " dq[], " +
+         r + " du[], " + r + " dctrl[], " + r + " dparams[], " + n +
+         "_workspace* ws);\n"
+         "/* The last backward step's cost: out[0] FGMRES iterations, out[1] PCR iterations (in\n"
+         "   the preconditioner), out[2] the largest relative residual of its solves. */\n"
+         "void " +
+         n + "_backward_statistics(const " + n + "_workspace* ws, " + r + " out[3]);\n";
+}
+
 }  // namespace
 
 std::string comment_text(const std::string& text) {
@@ -221,8 +283,12 @@ std::string header_text(const Model& model, const ir::ResidualProgram& program,
   define(out, n, "STEP_NONFINITE", 1, "non-finite state, controls or result");
   define(out, n, "STEP_BAD_STEP", 2, "h is not a positive finite number");
   define(out, n, "STEP_DIVERGED", 3, "Newton diverged even at the finest substep");
+  if (layout.adjoint > 0) define(out, n, "NWARM", layout.nrows + 1, "warm start: impulses, h");
   out << "\n" << types(layout, n, c_type_name(options.precision));
-  if (declarations) out << "\n" << prototypes(n) << "\n#ifdef __cplusplus\n}\n#endif\n";
+  if (declarations)
+    out << "\n"
+        << prototypes(n) << (layout.adjoint > 0 ? backward_prototypes(n) : "")
+        << "\n#ifdef __cplusplus\n}\n#endif\n";
   out << "\n#endif /* " << n << "_H_INCLUDED */\n";
   return out.str();
 }

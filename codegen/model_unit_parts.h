@@ -24,6 +24,14 @@ struct Layout {
   // jvp_exact (only with SolverOptions::krylov_iterations > 0).
   int krylov = 0;  // FGMRES iterations
   int jvp_tangent_u = 0, jvp_tangent_lambda = 0, jvp_in_size = 0, jvp_out_size = 0;
+  // The backward step (only with SolverOptions::adjoint_iterations > 0): vjp_exact and
+  // vjp_inputs share their inputs (base, cotangent_dyn, cotangent_con); vjp_q_plus takes the
+  // base and cotangent_q.
+  int adjoint = 0;  // FGMRES iterations per cycle
+  int vjp_cot_dyn = 0, vjp_cot_con = 0, vjp_in_size = 0;
+  int vjpi_q_minus = 0, vjpi_u_minus = 0, vjpi_ctrl = 0, vjpi_params = 0, vjpi_out_size = 0;
+  int pose_cot_q = 0, pose_in_size = 0, pose_q_minus = 0, pose_u_plus = 0, pose_out_size = 0;
+  int max_substeps = 1;  // 2^max_substep_depth: substeps the backward records
   std::vector<std::string> block_names;  // "dynamics" first
 };
 
@@ -49,6 +57,7 @@ std::string table_text(const Model& model, const ir::ResidualProgram& program, c
 
 // The public functions of the C target, and the batched __global__ entry of the CUDA target.
 std::string c_api_text(const ModelUnitOptions& options);
+std::string c_backward_api_text(const ModelUnitOptions& options);  // with the backward step
 std::string cuda_entry_text(const ModelUnitOptions& options);
 
 }  // namespace talon::codegen::unit

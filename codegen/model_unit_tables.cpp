@@ -153,7 +153,20 @@ std::string config_text(const Layout& l, const ModelUnitOptions& options) {
       {"TALON_MAX_SUBSTEP_DEPTH", s.max_substep_depth},
       {"TALON_KRYLOV_ITERATIONS", l.krylov},
       {"TALON_JVP_IN_TANGENT_U", l.jvp_tangent_u},
-      {"TALON_JVP_IN_TANGENT_LAMBDA", l.jvp_tangent_lambda}};
+      {"TALON_JVP_IN_TANGENT_LAMBDA", l.jvp_tangent_lambda},
+      {"TALON_BACKWARD", l.adjoint > 0 ? 1 : 0},
+      {"TALON_ADJOINT_ITERATIONS", l.adjoint},
+      {"TALON_ADJOINT_RESTARTS", s.adjoint_restarts},
+      {"TALON_MAX_SUBSTEPS", l.max_substeps},
+      {"TALON_VJP_IN_COT_DYN", l.vjp_cot_dyn},
+      {"TALON_VJP_IN_COT_CON", l.vjp_cot_con},
+      {"TALON_VJPI_OUT_Q_MINUS", l.vjpi_q_minus},
+      {"TALON_VJPI_OUT_U_MINUS", l.vjpi_u_minus},
+      {"TALON_VJPI_OUT_CTRL", l.vjpi_ctrl},
+      {"TALON_VJPI_OUT_PARAMS", l.vjpi_params},
+      {"TALON_POSE_IN_COT_Q", l.pose_cot_q},
+      {"TALON_POSE_OUT_Q_MINUS", l.pose_q_minus},
+      {"TALON_POSE_OUT_U_PLUS", l.pose_u_plus}};
   for (const auto& [name, value] : sizes) macro(out, name, static_cast<long long>(value));
   if (l.res_gap >= 0) macro(out, "TALON_RES_GAP", static_cast<long long>(l.res_gap));
   macro(out, "TALON_PCR_RELATIVE_TOLERANCE", s.pcr_tolerance * s.pcr_tolerance);
@@ -164,6 +177,7 @@ std::string config_text(const Layout& l, const ModelUnitOptions& options) {
   macro(out, "TALON_MAX_ROTATION", s.max_rotation);
   macro(out, "TALON_DIVERGED_MERIT", s.divergence_tolerance * s.divergence_tolerance);
   macro(out, "TALON_FB_EPSILON_SQ", options.fb_epsilon_sq);
+  macro(out, "TALON_ADJOINT_TOLERANCE", s.adjoint_tolerance);
   out << "typedef " << options.name << "_workspace talon_workspace;\n";
   return out.str();
 }

@@ -29,6 +29,13 @@ Expected<ModelLibrary> ModelLibrary::load(CompiledLibrary library, const std::st
   bind(lib, name + "_initial_state", out.initial_state_, errors);
   bind(lib, name + "_workspace_size", workspace_size, errors);
   if (errors.has_errors()) return errors;
+  // The backward step is optional: bound all together or not at all.
+  Diagnostics missing;
+  bind(lib, name + "_step_backward", out.step_backward_, missing);
+  bind(lib, name + "_warm_start", out.warm_start_, missing);
+  bind(lib, name + "_set_warm_start", out.set_warm_start_, missing);
+  bind(lib, name + "_backward_statistics", out.backward_statistics_, missing);
+  if (missing.has_errors()) out.step_backward_ = nullptr;
   out.workspace_size_ = static_cast<std::size_t>(workspace_size());
   return out;
 }

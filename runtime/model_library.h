@@ -26,6 +26,22 @@ class ModelLibrary {
   void initial_state(double* q, double* u) const { initial_state_(q, u); }
   std::size_t workspace_size() const { return workspace_size_; }
 
+  // The backward step (only in units generated with SolverOptions::adjoint_iterations > 0;
+  // see NAME_step_backward in the unit's header).
+  bool has_backward() const { return step_backward_ != nullptr; }
+  int step_backward(const double* q, const double* u, const double* ctrl, const double* params,
+                    double h, const double* warm, double* dq, double* du, double* dctrl,
+                    double* dparams, void* workspace) const {
+    return step_backward_(q, u, ctrl, params, h, warm, dq, du, dctrl, dparams, workspace);
+  }
+  void warm_start(const void* workspace, double* warm) const { warm_start_(workspace, warm); }
+  void set_warm_start(void* workspace, const double* warm) const {
+    set_warm_start_(workspace, warm);
+  }
+  void backward_statistics(const void* workspace, double* out) const {
+    backward_statistics_(workspace, out);
+  }
+
   bool from_cache() const { return library_.from_cache; }
   double build_seconds() const { return library_.build_seconds; }
   const std::filesystem::path& path() const { return library_.path; }
@@ -40,6 +56,11 @@ class ModelLibrary {
   void (*contact_gaps_)(void*, double*) = nullptr;
   void (*impulses_)(const void*, double*) = nullptr;
   void (*initial_state_)(double*, double*) = nullptr;
+  int (*step_backward_)(const double*, const double*, const double*, const double*, double,
+                        const double*, double*, double*, double*, double*, void*) = nullptr;
+  void (*warm_start_)(const void*, double*) = nullptr;
+  void (*set_warm_start_)(void*, const double*) = nullptr;
+  void (*backward_statistics_)(const void*, double*) = nullptr;
   std::size_t workspace_size_ = 0;
 };
 

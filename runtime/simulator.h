@@ -20,6 +20,7 @@
 #include "ir/lower/lower.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/model_library.h"
+#include "runtime/rollout_gradient.h"
 #include "runtime/thread_pool.h"
 #include "runtime/world_batch.h"
 
@@ -74,6 +75,18 @@ class Simulator {
   // The smallest contact gap of every world after its last step (m; +inf without contacts or
   // for a non-finite world), computed on the thread pool.
   std::vector<double> min_contact_gaps(runtime::WorldBatch& worlds) const;
+
+  // Gradients (runtime/rollout_gradient.h; the unit needs SolverOptions::adjoint_iterations
+  // > 0). record_rollout steps like rollout() and keeps the tape; checkpoint_every = k stores
+  // every k-th state only (k ≥ 1).
+  bool has_backward() const { return library_->has_backward(); }
+  RolloutTape record_rollout(runtime::WorldBatch& worlds, double h, int steps,
+                             const ControlSchedule& before_step = {},
+                             int checkpoint_every = 1) const;
+  // The reverse sweep over the tape: L's cotangents come from `loss` (called at every state,
+  // the final one first). Errors only when the unit has no backward step.
+  Expected<RolloutGradient> rollout_backward(const RolloutTape& tape,
+                                             const StateCotangent& loss) const;
 
  private:
   Simulator() = default;

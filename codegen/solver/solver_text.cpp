@@ -23,6 +23,9 @@ constexpr std::string_view kKrylov =
 constexpr std::string_view kNewton =
 #include "codegen/solver/talon_newton.h"
     ;
+constexpr std::string_view kAdjoint =
+#include "codegen/solver/talon_adjoint.h"
+    ;
 #undef TALON_SOLVER_EMBED
 
 // The raw string holds "\n#endif\n<C text>#ifdef TALON_SOLVER_EMBED\n": the end of the
@@ -44,7 +47,7 @@ const std::string& solver_prelude_text() {
 const std::string& solver_loop_text() {
   static const std::string text = [] {
     std::string all;
-    for (std::string_view part : {kSchur, kPcr, kKrylov, kNewton}) {
+    for (std::string_view part : {kSchur, kPcr, kKrylov, kNewton, kAdjoint}) {
       all += strip_markers(part);
       all += '\n';
     }

@@ -20,11 +20,16 @@ R"talon_c(
  * (the Schur form of [M̃ −Ĵᵀ; Ĵ C] z = (M̃ v_d, v_c)). The preconditioner is a truncated PCR,
  * not a fixed linear map, hence the flexible variant, which keeps Z = [P⁻¹v_j].
  * Cost per Krylov iteration: one `jvp_exact` evaluation and one PCR solve.
+ *
+ * The same FGMRES cycle solves the backward step's transposed system Jᵀ μ = b (talon_adjoint.h,
+ * with TALON_BACKWARD): there the operator is `vjp_exact` and the preconditioner P⁻ᵀ, the
+ * transpose of the same frozen-W step, so both solves share their convergence behaviour.
  */
-#if TALON_KRYLOV_ITERATIONS > 0
+#if TALON_KRYLOV_ITERATIONS > 0 || TALON_BACKWARD
 
 #define TALON_KRYLOV_N (TALON_NV + TALON_NROWS)
 
+#if TALON_KRYLOV_ITERATIONS > 0
 /* z = P⁻¹ L⁻¹ v (z, v of size TALON_KRYLOV_N). Uses rhs, pcr_*, body_a, body_b. */
 static TALON_CALLABLE int talon_krylov_precondition(talon_workspace* ws, const talon_real* v,
                                                     talon_real* z) {
@@ -49,23 +54,82 @@ static TALON_CALLABLE void talon_krylov_apply(talon_workspace* ws, const talon_r
   talon_apply_inverse_mass(ws->mass, ws->jvp_out, w);
   talon_copy(w + TALON_NV, ws->jvp_out + TALON_NV, TALON_NROWS);
 }
+#endif
 
-/* The Newton direction (Δu, Δλ) into ws->kstep. Returns the PCR iterations it took. */
-static TALON_CALLABLE int talon_krylov_direction(talon_workspace* ws) {
-  const int n = TALON_KRYLOV_N, m = TALON_KRYLOV_ITERATIONS;
+#if TALON_BACKWARD
+/* z = P⁻ᵀ v with Pᵀ = [M̃ Ĵᵀ; −Ĵ C] (P the frozen-W Newton matrix [M̃ −Ĵᵀ; Ĵ C]): eliminating
+ * z_u = M̃⁻¹ (v_u − Ĵᵀ z_λ) leaves the forward's Schur system A z_λ = v_λ + Ĵ M̃⁻¹ v_u.
+ * Uses rhs, pcr_*, body_a, body_b. */
+static TALON_CALLABLE int talon_adjoint_precondition(talon_workspace* ws, const talon_real* v,
+                                                     talon_real* z) {
+  const talon_real* jhat = ws->lin + TALON_LIN_JHAT;
+  int i, iterations;
+  for (i = 0; i < TALON_NROWS; ++i) ws->rhs[i] = v[TALON_NV + i];
+  talon_apply_inverse_mass(ws->mass, v, ws->body_a);
+  talon_jhat_apply_add(jhat, ws->body_a, ws->rhs);
+  iterations = talon_pcr_solve(ws); /* clobbers body_a, body_b */
+  talon_jhat_transpose_apply(jhat, ws->pcr_x, ws->body_b);
+  for (i = 0; i < TALON_NV; ++i) ws->body_b[i] = v[i] - ws->body_b[i];
+  talon_apply_inverse_mass(ws->mass, ws->body_b, z);
+  for (i = 0; i < TALON_NROWS; ++i) z[TALON_NV + i] = ws->pcr_x[i];
+  return iterations;
+}
+
+/* w = Jᵀ z with the exact Jacobian at the point whose base inputs are in ws->adj_in. */
+static TALON_CALLABLE void talon_adjoint_apply(talon_workspace* ws, const talon_real* z,
+                                               talon_real* w) {
+  talon_copy(ws->adj_in + TALON_VJP_IN_COT_DYN, z, TALON_NV);
+  talon_copy(ws->adj_in + TALON_VJP_IN_COT_CON, z + TALON_NV, TALON_NROWS);
+  talon_kernel_vjp(ws->adj_in, w);
+}
+#endif
+
+/* The operator and preconditioner of the system at hand: forward (L J, P⁻¹ L⁻¹) or, with
+ * `adjoint`, backward (Jᵀ, P⁻ᵀ). */
+static TALON_CALLABLE int talon_krylov_precondition_op(talon_workspace* ws, int adjoint,
+                                                       const talon_real* v, talon_real* z) {
+  (void)adjoint;
+#if TALON_BACKWARD
+  if (adjoint) return talon_adjoint_precondition(ws, v, z);
+#endif
+#if TALON_KRYLOV_ITERATIONS > 0
+  return talon_krylov_precondition(ws, v, z);
+#else
+  talon_copy(z, v, TALON_KRYLOV_N);
+  return 0;
+#endif
+}
+
+static TALON_CALLABLE void talon_krylov_apply_op(talon_workspace* ws, int adjoint,
+                                                 const talon_real* z, talon_real* w) {
+  (void)adjoint;
+#if TALON_BACKWARD
+  if (adjoint) {
+    talon_adjoint_apply(ws, z, w);
+    return;
+  }
+#endif
+#if TALON_KRYLOV_ITERATIONS > 0
+  talon_krylov_apply(ws, z, w);
+#else
+  talon_copy(w, z, TALON_KRYLOV_N);
+#endif
+}
+
+/* One FGMRES(m) cycle: ws->kv's first row holds the residual r₀ = b − op(x) on entry; the
+ * correction that minimises ‖b − op(x + Δx)‖ over the preconditioned Krylov space is added
+ * to x. Stops early once the (Givens-estimated) residual is ≤ `tolerance`. Returns the PCR
+ * iterations; *cycles gets the Krylov iterations done. */
+static TALON_CALLABLE int talon_fgmres_cycle(talon_workspace* ws, int m, int adjoint,
+                                             talon_real tolerance, talon_real* x, int* cycles) {
+  const int n = TALON_KRYLOV_N;
   talon_real* v = ws->kv; /* (m + 1) × n, row j = v_j */
   talon_real* z = ws->kz; /* m × n */
   talon_real* h = ws->kh; /* (m + 1) × m, h[i·m + j] */
   talon_real beta;
   int i, j, done = 0, iterations = 0;
-  /* the base inputs for jvp_exact: the iterate's own */
-  talon_copy(ws->jvp_in, ws->in, TALON_IN_W);
-  /* v_0 = L(−F)/β */
-  talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, v);
-  for (i = 0; i < TALON_NV; ++i) v[i] = -v[i];
-  for (i = 0; i < TALON_NROWS; ++i) v[TALON_NV + i] = -ws->res[TALON_RES_CON + i];
+  *cycles = 0;
   beta = TALON_SQRT(talon_dot(v, v, n));
-  talon_fill(ws->kstep, 0, n);
   if (!(beta > TALON_TINY) || !talon_finite(beta)) return 0;
   for (i = 0; i < n; ++i) v[i] /= beta;
   talon_fill(ws->kg, 0, m + 1);
@@ -73,8 +137,8 @@ static TALON_CALLABLE int talon_krylov_direction(talon_workspace* ws) {
   for (j = 0; j < m; ++j) {
     talon_real* w = v + (j + 1) * n;
     talon_real norm, denom;
-    iterations += talon_krylov_precondition(ws, v + j * n, z + j * n);
-    talon_krylov_apply(ws, z + j * n, w);
+    iterations += talon_krylov_precondition_op(ws, adjoint, v + j * n, z + j * n);
+    talon_krylov_apply_op(ws, adjoint, z + j * n, w);
     for (i = 0; i <= j; ++i) { /* modified Gram–Schmidt */
       const talon_real hij = talon_dot(w, v + i * n, n);
       int k;
@@ -95,23 +159,43 @@ static TALON_CALLABLE int talon_krylov_direction(talon_workspace* ws) {
     ws->kg[j + 1] = -ws->ksn[j] * ws->kg[j];
     ws->kg[j] = ws->kcs[j] * ws->kg[j];
     done = j + 1;
-    if (!(norm > TALON_TINY * beta) ||
-        TALON_FABS(ws->kg[j + 1]) <= TALON_SQRT(TALON_PCR_RELATIVE_TOLERANCE) * beta)
+    if (!(norm > TALON_TINY * beta) || TALON_FABS(ws->kg[j + 1]) <= tolerance)
       break; /* the Krylov space holds the solution */
     for (i = 0; i < n; ++i) w[i] /= norm;
   }
-  /* back substitution H y = g (y overwrites g), then z = Σ y_j Z_j */
+  /* back substitution H y = g (y overwrites g), then x += Σ y_j Z_j */
   for (j = done - 1; j >= 0; --j) {
     talon_real sum = ws->kg[j];
     for (i = j + 1; i < done; ++i) sum -= h[j * m + i] * ws->kg[i];
     ws->kg[j] = sum / h[j * m + j];
   }
   for (j = 0; j < done; ++j)
-    for (i = 0; i < n; ++i) ws->kstep[i] += ws->kg[j] * z[j * n + i];
+    for (i = 0; i < n; ++i) x[i] += ws->kg[j] * z[j * n + i];
+  *cycles = done;
   return iterations;
 }
 
-#endif /* TALON_KRYLOV_ITERATIONS > 0 */
+#if TALON_KRYLOV_ITERATIONS > 0
+/* The Newton direction (Δu, Δλ) into ws->kstep: J z = −F from z = 0, residuals measured in
+ * velocity units (L). Returns the PCR iterations it took. */
+static TALON_CALLABLE int talon_krylov_direction(talon_workspace* ws) {
+  talon_real* v = ws->kv;
+  int i, cycles;
+  /* the base inputs for jvp_exact: the iterate's own */
+  talon_copy(ws->jvp_in, ws->in, TALON_IN_W);
+  /* v_0 = L(−F) */
+  talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, v);
+  for (i = 0; i < TALON_NV; ++i) v[i] = -v[i];
+  for (i = 0; i < TALON_NROWS; ++i) v[TALON_NV + i] = -ws->res[TALON_RES_CON + i];
+  talon_fill(ws->kstep, 0, TALON_KRYLOV_N);
+  return talon_fgmres_cycle(
+      ws, TALON_KRYLOV_ITERATIONS, 0,
+      TALON_SQRT(TALON_PCR_RELATIVE_TOLERANCE) * TALON_SQRT(talon_dot(v, v, TALON_KRYLOV_N)),
+      ws->kstep, &cycles);
+}
+#endif
+
+#endif /* TALON_KRYLOV_ITERATIONS > 0 || TALON_BACKWARD */
 #ifdef TALON_SOLVER_EMBED
 )talon_c"
 #endif

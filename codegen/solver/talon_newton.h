@@ -215,6 +215,18 @@ static TALON_CALLABLE void talon_limit_update(talon_workspace* ws) {
     lambda[i] = ws->prev_lambda[i] + alpha * (lambda[i] - ws->prev_lambda[i]);
 }
 
+/* The frozen-W linearisation at the iterate in ws->in (whose residual is in ws->res): W from
+ * the residual, safeguarded, then Ĵ, C, diag A and PCR's scaling S = diag(A)^-½. */
+static TALON_CALLABLE void talon_linearize_frozen(talon_workspace* ws) {
+  const talon_real* diag = ws->lin + TALON_LIN_DIAG;
+  int i, f;
+  for (f = 0; f < TALON_NFRICTION; ++f)
+    ws->in[TALON_IN_W + f] = talon_frozen_weight(ws->res[TALON_RES_W + f]);
+  talon_kernel_linearize(ws->in, ws->lin);
+  for (i = 0; i < TALON_NROWS; ++i)
+    ws->scale[i] = diag[i] > TALON_TINY && diag[i] < TALON_HUGE ? 1 / TALON_SQRT(diag[i]) : 0;
+}
+
 /* One Newton update of the iterate in ws->in (whose residual is in ws->res), along the exact
  * direction when `exact` (and TALON_KRYLOV_ITERATIONS > 0), else the frozen-W one. Returns
  * the PCR iterations it took. */
@@ -222,13 +234,8 @@ static TALON_CALLABLE int talon_newton_update(talon_workspace* ws, int exact) {
   talon_real* in = ws->in;
   talon_real* u = in + TALON_IN_U_PLUS;
   talon_real* lambda = in + TALON_IN_LAMBDA;
-  const talon_real* diag = ws->lin + TALON_LIN_DIAG;
-  int i, f, iterations;
-  for (f = 0; f < TALON_NFRICTION; ++f)
-    in[TALON_IN_W + f] = talon_frozen_weight(ws->res[TALON_RES_W + f]);
-  talon_kernel_linearize(in, ws->lin);
-  for (i = 0; i < TALON_NROWS; ++i)
-    ws->scale[i] = diag[i] > TALON_TINY && diag[i] < TALON_HUGE ? 1 / TALON_SQRT(diag[i]) : 0;
+  int i, iterations;
+  talon_linearize_frozen(ws);
   talon_copy(ws->prev_u, u, TALON_NV);
   talon_copy(ws->prev_lambda, lambda, TALON_NROWS);
 #if TALON_KRYLOV_ITERATIONS > 0
@@ -334,6 +341,19 @@ static TALON_CALLABLE int talon_solve_substep(talon_workspace* ws, const talon_r
   return talon_all_finite(ws->best_q, TALON_NQ) && talon_all_finite(ws->best_u, TALON_NV);
 }
 
+#if TALON_BACKWARD
+/* Keeps what the backward step needs of accepted substep `index` (talon_adjoint.h): its start
+ * state (ws->start_*, not yet advanced), its h and its solution (ws->best_*). */
+static TALON_CALLABLE void talon_record_substep(talon_workspace* ws, int index, talon_real h) {
+  talon_copy(ws->rec_q + index * TALON_NQ, ws->start_q, TALON_NQ);
+  talon_copy(ws->rec_u + index * TALON_NV, ws->start_u, TALON_NV);
+  talon_copy(ws->rec_u_plus + index * TALON_NV, ws->best_u, TALON_NV);
+  talon_copy(ws->rec_lambda + index * TALON_NROWS, ws->best_lambda, TALON_NROWS);
+  ws->rec_h[index] = h;
+  ws->rec_count = index + 1;
+}
+#endif
+
 /* Advances (q, u) by h in place. `ctrl` may be 0 (all controls zero).
  *
  * Substep fallback: a step whose best iterate misses the convergence tolerance is not taken;
@@ -353,6 +373,9 @@ static TALON_CALLABLE int talon_step_world(talon_workspace* ws, talon_real* q, t
   int newton = 0, pcr = 0, substeps = 0, converged = 1, diverged = 0;
   ws->stats.converged = 0;
   ws->stats.substeps = 0;
+#if TALON_BACKWARD
+  ws->rec_count = 0;
+#endif
   if (!(h > 0) || !talon_finite(h)) return TALON_STEP_BAD_STEP;
   talon_copy(in + TALON_IN_Q_MINUS, q, TALON_NQ);
   talon_copy(in + TALON_IN_U_MINUS, u, TALON_NV);
@@ -380,6 +403,9 @@ static TALON_CALLABLE int talon_step_world(talon_workspace* ws, talon_real* q, t
       break;
     }
     converged = converged && ws->stats.converged;
+#if TALON_BACKWARD
+    if (ws->record) talon_record_substep(ws, substeps, sub);
+#endif
     talon_copy(ws->start_q, ws->best_q, TALON_NQ);
     talon_copy(ws->start_u, ws->best_u, TALON_NV);
     talon_copy(ws->warm_lambda, ws->best_lambda, TALON_NROWS);

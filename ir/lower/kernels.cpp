@@ -190,6 +190,17 @@ void add_adjoint_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows, Resi
     KernelBuilder::output(inputs, name, slice(pulled, offset, group->size()));
     offset += group->size();
   }
+
+  // The end-of-step pose q⁺(q⁻, u⁺) (exponential map, normalised) pulled back: the backward
+  // step's right-hand side gets ∂q⁺/∂u⁺ᵀ q̄⁺, and q̄⁻ its direct part ∂q⁺/∂q⁻ᵀ q̄⁺.
+  prog.cotangent_q = vars(ctx.g, "cotangent_q", ctx.q_minus.size());
+  const std::vector<Expr> pose = q_plus(ctx);
+  const std::vector<Expr> pulled_pose =
+      vjp(pose, concat({&ctx.q_minus, &ctx.u_plus}), prog.cotangent_q);
+  Kernel& pose_kernel = kb.add("vjp_q_plus", {{"cotangent_q", &prog.cotangent_q}});
+  KernelBuilder::output(pose_kernel, "q_minus", slice(pulled_pose, 0, ctx.q_minus.size()));
+  KernelBuilder::output(pose_kernel, "u_plus",
+                        slice(pulled_pose, ctx.q_minus.size(), ctx.u_plus.size()));
 }
 
 }  // namespace

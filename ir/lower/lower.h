@@ -15,6 +15,7 @@
 //   vjp_exact (+ cotangent_dyn [6n], cotangent_con [nrows]) -> (∂r/∂(u⁺, λ))ᵀ w [6n + nrows]
 //   vjp_inputs (+ cotangent_dyn, cotangent_con) -> wᵀ ∂r/∂(q⁻, u⁻, ctrl, params)
 //                        [7n + 6n + nu + nparam]
+//   vjp_q_plus (+ cotangent_q [7n]) -> q̄ᵀ ∂q⁺/∂q⁻ [7n], q̄ᵀ ∂q⁺/∂u⁺ [6n]
 // The exact kernels differentiate W (and every geometric term); the frozen ones treat W as
 // an input. That is their only difference.
 #pragma once

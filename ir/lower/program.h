@@ -103,6 +103,7 @@ struct ResidualProgram {
   std::vector<Expr> friction_w;                    // [nfriction] frozen W (jhat, c_diag, diag_a)
   std::vector<Expr> tangent_u, tangent_lambda;     // jvp_exact
   std::vector<Expr> cotangent_dyn, cotangent_con;  // vjp_exact, vjp_inputs
+  std::vector<Expr> cotangent_q;                   // vjp_q_plus
 
   std::vector<ParamInfo> param_info;    // [nparam] (listed even when folded)
   std::vector<RowBlock> blocks;         // dynamics, joint, limit, contact_normal, friction, servo
@@ -114,7 +115,7 @@ struct ResidualProgram {
   std::vector<int> jhat_row, jhat_col;
 
   // Kernels: residual, residual_frozen_w, jhat, c_diag, mass, diag_a, jvp_exact, vjp_exact,
-  // vjp_inputs (see lower.h for their outputs).
+  // vjp_inputs, vjp_q_plus (see lower.h for their outputs).
   std::vector<Kernel> kernels;
   const Kernel& kernel(const std::string& name) const;  // asserts it exists
 

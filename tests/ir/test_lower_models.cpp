@@ -49,7 +49,7 @@ TEST_CASE("lowering: every shipped model lowers without errors") {
       INFO(prog.diagnostics().format());
       REQUIRE(prog.ok());
       CHECK(prog->nsim > 0);
-      CHECK(prog->kernels.size() == 9);
+      CHECK(prog->kernels.size() == 10);
       ++count;
     }
   }

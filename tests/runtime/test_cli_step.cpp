@@ -133,6 +133,19 @@ int main(void) {
     for (i = 0; i < box_NQ; ++i) printf(",%.17g", q[i]);
     printf("\n");
   }
+  { /* the backward of the first step: sliding, dv+/dv- = 1 exactly */
+    box_real q0[box_NQ], u0[box_NV], dq[box_NQ] = {0}, du[box_NV] = {0}, warm[box_NWARM];
+    FILE* grad = fopen("grad.txt", "w");
+    box_initial_state(q0, u0);
+    u0[0] = 2;
+    box_workspace_init(&ws);
+    box_warm_start(&ws, warm);
+    du[0] = 1;
+    if (!grad || box_step_backward(q0, u0, 0, 0, 0.01, warm, dq, du, 0, 0, &ws) != box_STEP_OK)
+      return 2;
+    fprintf(grad, "%.17g\n", du[0]);
+    fclose(grad);
+  }
   return 0;
 }
 )";
@@ -141,7 +154,8 @@ int main(void) {
                        "/main.c $(PKG_CONFIG_PATH=" + out + " pkg-config --cflags --libs box) > " +
                        out + "/build.log 2>&1")
                           .c_str()) == 0);
-  REQUIRE(std::system((driver + " > " + out + "/c.csv").c_str()) == 0);
+  REQUIRE(std::system(("cd " + out + " && " + driver + " > " + out + "/c.csv").c_str()) == 0);
+  CHECK(std::stod(slurp(out + "/grad.txt")) == Approx(1).epsilon(1e-6));  // NAME_step_backward
   const CliResult sim =
       simulate(model_path("sliding_box.xml") + " --keyframe launched --steps 60 --dt 0.01 --out " +
                out + "/talon.csv");

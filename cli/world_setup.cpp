@@ -1,0 +1,34 @@
+#include "cli/world_setup.h"
+
+#include <algorithm>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "runtime/joint_state.h"
+
+namespace talon::cli {
+
+void print_diagnostics(const Diagnostics& diagnostics, bool quiet_notes) {
+  for (const Diagnostic& d : diagnostics.items())
+    if (d.severity == Severity::Error || !quiet_notes) std::cerr << d.format() << '\n';
+}
+
+Expected<int> apply_keyframe(const Simulator& sim, const std::string& name,
+                             runtime::WorldBatch& worlds) {
+  if (name.empty()) return 0;
+  Expected<runtime::MaximalState> state = runtime::keyframe_state(sim.model(), name);
+  if (!state) return state.diagnostics();
+  for (int w = 0; w < worlds.count; ++w) {
+    std::copy(state->q.begin(), state->q.end(), worlds.q_of(w).begin());
+    std::copy(state->u.begin(), state->u.end(), worlds.u_of(w).begin());
+  }
+  const Model& m = sim.model();
+  const int k = m.find_keyframe(name);
+  if (m.nu > 0)
+    for (int w = 0; w < worlds.count; ++w)
+      std::copy(m.key_ctrl.begin() + k * m.nu, m.key_ctrl.begin() + (k + 1) * m.nu,
+                worlds.ctrl_of(w).begin());
+  return 0;
+}
+
+}  // namespace talon::cli

@@ -1,0 +1,118 @@
+// `talon gradient`: a pushed cart whose gradient is known in closed form, and its errors.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+#include "cli/run_cli.h"
+
+namespace {
+
+// A 2 kg cart on a frictionless slide along x, pushed by a motor (force = ctrl).
+const char* const kCart = R"(<mujoco model="cart">
+  <option gravity="0 0 -9.81"/>
+  <worldbody>
+    <body name="cart">
+      <joint name="slide" type="slide" axis="1 0 0"/>
+      <geom type="box" size="0.1 0.1 0.1" mass="2" contype="0" conaffinity="0"/>
+    </body>
+  </worldbody>
+  <actuator><motor name="push" joint="slide"/></actuator>
+</mujoco>)";
+
+struct CartFiles {
+  std::filesystem::path dir, model, ctrl;
+  CartFiles() {
+    dir = std::filesystem::temp_directory_path() /
+          ("talon_gradient_cli_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    model = dir / "cart.xml";
+    ctrl = dir / "push.csv";
+    std::ofstream(model) << kCart;
+    std::ofstream(ctrl) << "push\n1\n2\n3\n";
+  }
+  ~CartFiles() { std::filesystem::remove_all(dir); }
+};
+
+// The numbers of the JSON array of arrays after "key":.
+std::vector<double> json_rows(const std::string& json, const std::string& key) {
+  std::vector<double> out;
+  std::size_t at = json.find("\"" + key + "\":");
+  if (at == std::string::npos) return out;
+  at = json.find('[', at) + 1;
+  int depth = 1;
+  while (at < json.size() && depth > 0) {
+    const char c = json[at];
+    if (c == '[') ++depth, ++at;
+    else if (c == ']') --depth, ++at;
+    else if (c == ',' || c == ' ') ++at;
+    else {
+      std::size_t used = 0;
+      out.push_back(std::stod(json.substr(at), &used));
+      at += used;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("gradient: a pushed cart's final x has dx/dF_j = h^2 (H - j) / m") {
+  const CartFiles files;
+  const CliResult r = run_talon("gradient " + files.model.string() + " --ctrl " +
+                                files.ctrl.string() + " --steps 3 --dt 0.1 " +
+                                "--loss final-pos:cart:x --wrt controls --wrt params --json");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  // Backward Euler: v_k = v_{k−1} + h F_{k−1}/m, x_3 = h (v_1 + v_2 + v_3).
+  CHECK(json_number(r.out, "loss") == Approx(0.01 / 2 * (3 * 1 + 2 * 2 + 1 * 3)).epsilon(1e-9));
+  const std::vector<double> d = json_rows(r.out, "dloss_dctrl");
+  REQUIRE(d.size() == 3);
+  CHECK(d[0] == Approx(0.015).epsilon(1e-8));
+  CHECK(d[1] == Approx(0.010).epsilon(1e-8));
+  CHECK(d[2] == Approx(0.005).epsilon(1e-8));
+  // dL/dm = −L/m: every velocity scales with 1/m.
+  CHECK(json_number(r.out, "mass:cart") == Approx(-0.05 / 2).epsilon(1e-8));
+  CHECK(json_number(r.out, "unconverged_steps") == 0);
+  CHECK(json_number(r.out, "tape_bytes_per_world") > 0);
+}
+
+TEST_CASE("gradient: bad losses and missing files are clear errors") {
+  const CartFiles files;
+  const std::string base =
+      "gradient " + files.model.string() + " --ctrl " + files.ctrl.string() + " --steps 2 ";
+  const CliResult unknown = run_talon(base + "--loss final-pos:wagon:x");
+  CHECK(unknown.status == 2);
+  CHECK(unknown.err.find("no simulated body 'wagon' (the model's: cart)") != std::string::npos);
+  const CliResult axis = run_talon(base + "--loss final-pos:cart:w");
+  CHECK(axis.status == 2);
+  CHECK(axis.err.find("the axis must be x, y or z") != std::string::npos);
+  const CliResult kind = run_talon(base + "--loss speed:cart");
+  CHECK(kind.status == 2);
+  CHECK(kind.err.find("expected final-pos:BODY:x") != std::string::npos);
+  const CliResult missing = run_talon("gradient " + files.model.string() +
+                                      " --ctrl /nonexistent.csv --steps 2 --loss final-pos:cart:x");
+  CHECK(missing.status == 1);
+  CHECK(missing.err.find("/nonexistent.csv") != std::string::npos);
+  const CliResult no_loss = run_talon(base);
+  CHECK(no_loss.status == 2);
+}
+
+TEST_CASE("gradcheck --steps: a rollout's adjoint against finite differences of the rollout") {
+  const CartFiles files;
+  for (const char* wrt : {"controls", "params", "initial-state"}) {
+    INFO(wrt);
+    const CliResult r = run_talon("gradcheck " + files.model.string() + " --ctrl " +
+                                  files.ctrl.string() + " --steps 3 --dt 0.1 --wrt " + wrt +
+                                  " --json");
+    INFO(r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find("\"passed\":true") != std::string::npos);
+    CHECK(json_number(r.out, "max_rel_error") < 1e-4);
+    CHECK(json_number(r.out, "cosine") > 0.9999);
+    CHECK(json_number(r.out, "compared") >= 3);
+  }
+  // Without --kernels or --steps there is nothing to check: a usage error.
+  CHECK(run_talon("gradcheck " + files.model.string()).status == 2);
+}

@@ -1,0 +1,70 @@
+// Gradient tests: the adjoint of whole rollouts (Simulator::record_rollout / rollout_backward)
+// against central finite differences of the same rollouts (runtime/rollout_check.h).
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "runtime/rollout_check.h"
+#include "runtime/runtime_fixtures.h"
+
+namespace talon::testing {
+
+// Solver settings for gradient checks: a forward converged far below the differences' noise
+// (a finite difference of a step converged to 1e-6 m/s is noise at ε = 1e-6), and the
+// backward step. Rollout::require_converged makes sure no step of the nominal run was split
+// (a nudged world that splits a step its neighbour does not lands O(h²) away: a jump, not a
+// derivative).
+inline SimulatorOptions gradient_options() {
+  SimulatorOptions options = test_options();
+  options.solver.newton_iterations = 32;
+  options.solver.pcr_iterations = 64;
+  options.solver.convergence_tolerance = 1e-8;
+  options.solver.adjoint_iterations = 32;
+  return options;
+}
+
+// A rollout with a loss linear in the final state, L = wq·q_H + wu·u_H.
+struct Rollout : RolloutSetup {
+  bool require_converged = true;  // every step of the nominal run below the tolerance
+};
+
+using Input = RolloutInput;
+using Comparison = RolloutCheck;
+
+// The adjoint gradient of the rollout's loss for every input, and its central differences
+// (runtime/rollout_check.h).
+inline Comparison compare_gradients(const Simulator& sim, const Rollout& r,
+                                    const std::vector<Input>& inputs) {
+  Expected<RolloutCheck> c = check_rollout_gradients(sim, r, inputs);
+  INFO(c.diagnostics().format());
+  REQUIRE(c.ok());
+  if (r.require_converged) REQUIRE(c->unconverged_steps == 0);
+  // Shown with a failure, and always with TALON_TEST_VERBOSE set.
+  const bool verbose = std::getenv("TALON_TEST_VERBOSE") != nullptr;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    UNSCOPED_INFO(c->labels[i] << ": adjoint " << c->adjoint[i] << ", difference "
+                               << c->difference[i]);
+    if (verbose)
+      std::cerr << c->labels[i] << ": adjoint " << c->adjoint[i] << ", difference "
+                << c->difference[i] << '\n';
+  }
+  return std::move(*c);
+}
+
+// Every entry of a velocity (u) and position (q, x y z per body) as inputs.
+inline std::vector<Input> state_inputs(int nsim) {
+  std::vector<Input> out;
+  for (int i = 0; i < 6 * nsim; ++i) out.push_back({Input::U0, i});
+  for (int b = 0; b < nsim; ++b)
+    for (int i = 0; i < 3; ++i) out.push_back({Input::Q0, 7 * b + i});
+  return out;
+}
+
+}  // namespace talon::testing

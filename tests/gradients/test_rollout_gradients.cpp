@@ -1,0 +1,164 @@
+// Whole-rollout gradients (Simulator::record_rollout / rollout_backward) against analytic
+// answers and central differences: a box that slides (and then sticks), a cart-pole over 50
+// steps, the wheeled robot crossing the box obstacle; the tape's size and checkpointing.
+#include "gradients/gradient_fixtures.h"
+
+namespace talon {
+namespace {
+
+using testing::Input;
+using testing::Rollout;
+
+constexpr double kG = 9.81;
+
+// A cart on a rail (slide joint, force motor) carrying a pole on a hinge; no contact.
+const char* const kCartPole = R"(
+<mujoco model="cartpole">
+  <option gravity="0 0 -9.81"/>
+  <worldbody>
+    <body name="cart" pos="0 0 1">
+      <joint name="slider" type="slide" axis="1 0 0"/>
+      <geom type="box" size="0.1 0.05 0.05" mass="1" contype="0" conaffinity="0"/>
+      <body name="pole" pos="0 0 0">
+        <joint name="hinge" type="hinge" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0 0 0.6" size="0.02" mass="0.1"
+              contype="0" conaffinity="0"/>
+      </body>
+    </body>
+  </worldbody>
+  <actuator><motor name="push" joint="slider" gear="1"/></actuator>
+</mujoco>)";
+
+}  // namespace
+
+TEST_CASE("gradients: a box sliding the whole rollout, and sliding then sticking",
+          "[gradients][friction]") {
+  const Simulator sim = testing::make_simulator(testing::shipped_model("sliding_box.xml"),
+                                                testing::gradient_options());
+  const int box_friction = [&] {
+    for (std::size_t i = 0; i < sim.program().param_info.size(); ++i)
+      if (sim.program().param_info[i].name == "friction:box") return static_cast<int>(i);
+    return -1;
+  }();
+  const int floor_friction = box_friction - 1;
+  REQUIRE(sim.program().param_info[floor_friction].name == "friction:floor");
+  Rollout r;
+  r.h = 0.1;
+  r.initial = [&](runtime::WorldBatch& w, int i) {
+    w.u_of(i)[0] = 2;
+    w.params_of(i)[box_friction] = 0.3;  // μ = max(0.5, 0.3) = the floor's
+  };
+  r.wq = {1, 0, 0, 0, 0, 0, 0};  // L = final x
+  const std::vector<Input> inputs = {{Input::U0, 0}, {Input::Param, floor_friction}};
+  // Backward Euler: v_k = v₀ − k μ g h while positive, x_H = x₀ + h Σ_k v_k.
+  SECTION("sliding for 3 steps: dx/dv0 = 3h, dx/dmu = -g h^2 (1 + 2 + 3)") {
+    r.steps = 3;
+    const testing::Comparison c = testing::compare_gradients(sim, r, inputs);
+    CHECK(c.adjoint[0] == Approx(0.3).epsilon(1e-6));
+    CHECK(c.adjoint[1] == Approx(-kG * 0.01 * 6).epsilon(1e-6));
+    CHECK(c.max_relative_error(1e-3) < 1e-3);
+  }
+  SECTION("sliding for 4 steps, then sticking for 6: only the sliding steps count") {
+    r.steps = 10;  // v = 2 − 0.4905 k stops during step 5
+    const testing::Comparison c = testing::compare_gradients(sim, r, inputs);
+    CHECK(c.adjoint[0] == Approx(0.4).epsilon(1e-6));
+    CHECK(c.adjoint[1] == Approx(-kG * 0.01 * 10).epsilon(1e-6));
+    CHECK(c.max_relative_error(1e-3) < 1e-3);
+  }
+}
+
+TEST_CASE("gradients: cart-pole over 50 steps, to 1.6 %", "[gradients]") {
+  const Simulator sim =
+      testing::make_simulator(testing::model_from_mjcf(kCartPole), testing::gradient_options());
+  const double h = GENERATE(0.02, 0.1);
+  INFO("h = " << h);
+  Rollout r;
+  r.h = h;
+  r.steps = 50;
+  r.initial = [](runtime::WorldBatch& w, int i) {
+    w.u_of(i)[6 + 4] = 0.5;  // the pole starts swinging (ω_y)
+  };
+  r.controls = [](int k, runtime::WorldBatch& w) {
+    for (int i = 0; i < w.count; ++i) w.ctrl_of(i)[0] = std::sin(0.3 * k);
+  };
+  std::vector<Input> inputs;
+  for (int k = 0; k < 50; k += 7) inputs.push_back({Input::Ctrl, 0, k});
+  inputs.push_back({Input::U0, 0});
+  inputs.push_back({Input::U0, 10});
+  SECTION("the cart's final position") { r.wq.assign(14, 0.0), r.wq[0] = 1; }
+  SECTION("the pole's final velocity") { r.wu.assign(12, 0.0), r.wu[6] = 1, r.wu[8] = 0.5; }
+  const testing::Comparison c = testing::compare_gradients(sim, r, inputs);
+  CHECK(c.max_relative_error(1e-3) < 0.016);
+  CHECK(c.cosine() > 0.9999);
+}
+
+// Known failure (kept visible): climbing the obstacle at h = 0.1 does not converge without
+// substeps (issue #4), and differences across steps that split differently are jumps.
+TEST_CASE("gradients: the wheeled robot crossing the obstacle, 60 steps at h = 0.1",
+          "[gradients][robot][!mayfail]") {
+  const Simulator sim = testing::make_simulator(testing::shipped_model("three_wheeler_scene.xml"),
+                                                testing::gradient_options());
+  Rollout r;
+  r.require_converged = false;
+  r.h = 0.1;
+  r.steps = 60;
+  r.controls = [](int k, runtime::WorldBatch& w) {
+    for (int i = 0; i < w.count; ++i)
+      for (double& c : w.ctrl_of(i)) c = 5 * std::min(0.1 * (k + 1), 1.0);
+  };
+  r.wq.assign(35, 0.0);
+  r.wq[0] = 1;    // final x
+  r.wq[1] = 0.5;  // and y of the chassis
+  std::vector<Input> inputs;
+  for (int k : {10, 40}) inputs.push_back({Input::Ctrl, k == 10 ? 0 : 1, k});
+  const testing::Comparison c = testing::compare_gradients(sim, r, inputs);
+  CHECK(c.cosine() >= 0.99);
+}
+
+TEST_CASE("gradients: the tape of a 60-step rollout of the wheeled robot stays under 0.1 MB",
+          "[gradients]") {
+  const Simulator sim = testing::make_simulator(testing::shipped_model("three_wheeler_scene.xml"),
+                                                testing::gradient_options());
+  runtime::WorldBatch w = sim.make_worlds(1);
+  // 1 rad/s: 0.5 m in 6 s, short of the obstacle (whose climb needs substeps, see above).
+  const auto controls = [](int, runtime::WorldBatch& worlds) {
+    for (double& c : worlds.ctrl_of(0)) c = 1;
+  };
+  const RolloutTape full = sim.record_rollout(w, 0.1, 60, controls);
+  INFO("bytes per world " << full.bytes_per_world());
+  CHECK(full.bytes_per_world() < 100'000);
+  // Checkpointing every 8th state: a smaller tape, the same gradients (the stretches are
+  // recomputed with the warm starts they had, so bit for bit the same steps).
+  runtime::WorldBatch w2 = sim.make_worlds(1);
+  const RolloutTape sparse = sim.record_rollout(w2, 0.1, 60, controls, 8);
+  CHECK(sparse.bytes_per_world() < full.bytes_per_world() / 4);
+  const auto loss = [](int k, int, std::span<const double>, std::span<const double>,
+                       std::span<double> dq, std::span<double>) {
+    if (k == 60) dq[0] = 1;
+  };
+  const Expected<RolloutGradient> a = sim.rollout_backward(full, loss);
+  const Expected<RolloutGradient> b = sim.rollout_backward(sparse, loss);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  REQUIRE(a->code[0] == 0);
+  REQUIRE(b->code[0] == 0);
+  CHECK(a->dctrl == b->dctrl);
+  CHECK(a->dq0 == b->dq0);
+  CHECK(a->dparams == b->dparams);
+  CHECK(a->peak_bytes_per_world < 100'000);
+  CHECK(a->backward_steps == 60);
+  CHECK(a->krylov_iterations > 0);
+  CHECK(a->max_adjoint_residual < 1e-6);
+}
+
+TEST_CASE("gradients: a unit without the backward step says so", "[gradients]") {
+  const Simulator sim = testing::make_simulator(testing::shipped_model("sphere_drop.xml"));
+  CHECK_FALSE(sim.has_backward());
+  runtime::WorldBatch w = sim.make_worlds(1);
+  const RolloutTape tape = sim.record_rollout(w, 0.1, 2);
+  const Expected<RolloutGradient> g = sim.rollout_backward(tape, {});
+  CHECK_FALSE(g.ok());
+  CHECK(g.diagnostics().format().find("adjoint_iterations") != std::string::npos);
+}
+
+}  // namespace talon

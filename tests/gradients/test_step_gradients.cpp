@@ -1,0 +1,116 @@
+// Single-step gradients (the backward step, codegen/solver/talon_adjoint.h) against central
+// differences: an impulsive contact, a sliding box (the frozen-W shortcut's failure case),
+// the wheeled robot's sticking wheels.
+#include "gradients/gradient_fixtures.h"
+
+namespace talon {
+namespace {
+
+using testing::Input;
+using testing::Rollout;
+
+int param_index(const Simulator& sim, const std::string& name) {
+  for (std::size_t i = 0; i < sim.program().param_info.size(); ++i)
+    if (sim.program().param_info[i].name == name) return static_cast<int>(i);
+  FAIL("no parameter " << name);
+  return -1;
+}
+
+// The loss picks one entry of the final state; one rollout per picked entry.
+std::vector<Rollout> one_entry_losses(const Rollout& base, const std::vector<int>& q_entries,
+                                      const std::vector<int>& u_entries, int nq, int nv) {
+  std::vector<Rollout> out;
+  for (int i : q_entries) {
+    Rollout r = base;
+    r.wq.assign(nq, 0.0);
+    r.wq[i] = 1;
+    out.push_back(r);
+  }
+  for (int i : u_entries) {
+    Rollout r = base;
+    r.wu.assign(nv, 0.0);
+    r.wu[i] = 1;
+    out.push_back(r);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("gradients: a ball hitting the floor within the step, to 0.02 %", "[gradients]") {
+  const Simulator sim = testing::make_simulator(testing::shipped_model("sphere_drop.xml"),
+                                                testing::gradient_options());
+  REQUIRE(sim.has_backward());
+  Rollout base;
+  base.h = 0.1;
+  base.steps = 1;
+  // 5 cm above the floor at 2 m/s down and 1 m/s sideways: it lands 25 ms into the step,
+  // and friction turns the sliding into rolling within it.
+  base.initial = [](runtime::WorldBatch& w, int i) {
+    w.q_of(i)[2] = 0.15;
+    w.u_of(i)[0] = 1;
+    w.u_of(i)[2] = -2;
+  };
+  std::vector<Input> inputs = testing::state_inputs(1);
+  inputs.push_back({Input::Param, param_index(sim, "mass:ball")});
+  for (const Rollout& r : one_entry_losses(base, {0, 1, 2}, {0, 1, 2, 3, 4, 5}, 7, 6)) {
+    const testing::Comparison c = testing::compare_gradients(sim, r, inputs);
+    CHECK(c.max_relative_error(1e-2) < 2e-4);
+  }
+}
+
+TEST_CASE("gradients: a box sliding at 2 m/s keeps dv+/dv- = 1 (the frozen-W shortcut gives 0.755)",
+          "[gradients]") {
+  const Simulator sim = testing::make_simulator(testing::shipped_model("sliding_box.xml"),
+                                                testing::gradient_options());
+  const double h = GENERATE(0.01, 0.1);
+  INFO("h = " << h);
+  Rollout r;
+  r.h = h;
+  r.steps = 1;
+  const int box_friction = param_index(sim, "friction:box");
+  r.initial = [&](runtime::WorldBatch& w, int i) {
+    w.u_of(i)[0] = 2;
+    w.params_of(i)[box_friction] = 0.3;  // the floor's 0.5 acts (away from max's kink)
+  };
+  r.wu = {1, 0, 0, 0, 0, 0};
+  const std::vector<Input> inputs = {{Input::U0, 0},
+                                     {Input::U0, 2},
+                                     {Input::Param, param_index(sim, "mass:box")},
+                                     {Input::Param, param_index(sim, "friction:floor")}};
+  const testing::Comparison c = testing::compare_gradients(sim, r, inputs);
+  // Sliding: v⁺ = v⁻ − μ g h exactly, so dv⁺/dv⁻ = 1, dv⁺/dμ = −g h, independent of the mass.
+  CHECK(c.adjoint[0] == Approx(1).epsilon(1e-6));
+  CHECK(c.adjoint[2] == Approx(0).margin(1e-6));
+  CHECK(c.adjoint[3] == Approx(-9.81 * h).epsilon(1e-6));
+  CHECK(c.max_relative_error(1e-2) < 1e-3);  // the differences' own noise (tolerance 1e-8)
+}
+
+TEST_CASE("gradients: the wheeled robot's sticking wheels at h = 0.1, to 0.4 %", "[gradients]") {
+  const Simulator sim = testing::make_simulator(testing::shipped_model("three_wheeler_scene.xml"),
+                                                testing::gradient_options());
+  // Driving straight at 2 rad/s (reached over ten steps): both wheels roll without slipping.
+  Rollout base;
+  base.h = 0.1;
+  base.steps = 11;
+  base.controls = [](int k, runtime::WorldBatch& w) {
+    for (int i = 0; i < w.count; ++i)
+      for (double& c : w.ctrl_of(i)) c = 0.2 * std::min(k + 1, 10);
+  };
+  // The last step's gradients with respect to the state before it would need the state as an
+  // input; the whole rollout's gradient with respect to the last step's controls and the
+  // gains is the one-step check (the state before the last step is the same in every world).
+  std::vector<Input> inputs = {{Input::Ctrl, 0, 10}, {Input::Ctrl, 1, 10}};
+  inputs.push_back({Input::Param, param_index(sim, "gain:left_motor")});
+  inputs.push_back({Input::Param, param_index(sim, "mass:base_link")});
+  inputs.push_back({Input::Param, param_index(sim, "gain:right_motor")});
+  // Every wheel DOF: the wheels' velocities and angular velocities (bodies 1 and 2).
+  std::vector<int> wheel_dofs;
+  for (int i = 6; i < 18; ++i) wheel_dofs.push_back(i);
+  for (const Rollout& r : one_entry_losses(base, {}, wheel_dofs, 35, 30)) {
+    const testing::Comparison c = testing::compare_gradients(sim, r, inputs);
+    CHECK(c.max_relative_error(1e-2) < 4e-3);
+  }
+}
+
+}  // namespace talon
