@@ -6,7 +6,7 @@
 // signed distance along it (negative = penetration). The point is midway between the two
 // surfaces. Slots per pair:
 //   plane–sphere 1, plane–capsule 2 (end spheres), plane–box 8 (corners),
-//   plane–cylinder 2 (the lowest rim point of each end circle), sphere–sphere 1,
+//   plane–cylinder 1 (the lowest rim point; mid-width when upright), sphere–sphere 1,
 //   sphere–capsule 1, capsule–capsule 1 (closest points of the segments), sphere–box 1,
 //   capsule–box 2 (end spheres), box–box 16 (each box's 8 corners against the other box:
 //   edge–edge contacts are not represented), box–cylinder 2 (per end circle, the rim point

@@ -65,7 +65,7 @@ TEST_CASE("lowering: the wheeled robot's scene has plane, box and cylinder conta
     plane_cylinder += slot.kind.rfind("plane-cylinder", 0) == 0;
     box_cylinder += slot.kind.rfind("box-cylinder", 0) == 0;
   }
-  CHECK(plane_cylinder == 6);  // three wheels, two rim slots each
+  CHECK(plane_cylinder == 3);  // three wheels, one rim slot each
   CHECK(box_cylinder == 6);    // the same against the obstacle
   CHECK(prog->block("servo")->size() == 2);
 }
