@@ -95,18 +95,11 @@ std::vector<RolloutInput> rollout_inputs(const Simulator& sim, const GradcheckAr
 int run_rollout(const GradcheckArgs& args) {
   Expected<Model> model = load_for_cli(args.model, args.json);
   if (!model) return 1;
-  std::unique_ptr<runtime::ControlTable> table;
-  if (!args.ctrl_file.empty()) {
-    Expected<runtime::ControlTable> read = runtime::read_control_csv(args.ctrl_file, *model);
-    print_diagnostics(read.diagnostics(), args.json);
-    if (!read) return 1;
-    table = std::make_unique<runtime::ControlTable>(std::move(*read));
-  }
-  SimulatorOptions options;
-  options.solver = args.solver;
-  Expected<Simulator> sim = Simulator::create(std::move(*model), options);
-  print_diagnostics(sim.diagnostics(), args.json);
-  if (!sim) return 1;
+  std::optional<CliSimulation> created =
+      create_simulation(std::move(*model), args.ctrl_file, args.solver, args.json);
+  if (!created) return 1;
+  const Simulator* sim = &created->sim;
+  const runtime::ControlTable* table = created->controls.get();
   runtime::WorldBatch start = sim->make_worlds(1);
   Expected<int> keyframe = apply_keyframe(*sim, args.keyframe, start);
   print_diagnostics(keyframe.diagnostics(), args.json);

@@ -55,21 +55,15 @@ struct FinalPositionLoss {
   }
 };
 
-Diagnostics error(const std::string& message) {
-  Diagnostics d;
-  d.error({}, "", message);
-  return d;
-}
-
 Expected<FinalPositionLoss> parse_loss(const std::string& text, const Model& model) {
   const std::string prefix = "final-pos:";
   const std::size_t last = text.rfind(':');
   if (text.rfind(prefix, 0) != 0 || last <= prefix.size() || last + 2 != text.size())
-    return error("--loss '" + text + "': expected final-pos:BODY:x, :y or :z");
+    return Diagnostics::single_error("--loss '" + text + "': expected final-pos:BODY:x, :y or :z");
   const std::string body = text.substr(prefix.size(), last - prefix.size());
   const char axis = text.back();
   if (axis != 'x' && axis != 'y' && axis != 'z')
-    return error("--loss '" + text + "': the axis must be x, y or z");
+    return Diagnostics::single_error("--loss '" + text + "': the axis must be x, y or z");
   FinalPositionLoss loss;
   loss.axis = axis - 'x';
   for (int b = 0; b < model.nsim; ++b)
@@ -77,7 +71,7 @@ Expected<FinalPositionLoss> parse_loss(const std::string& text, const Model& mod
   if (loss.body < 0) {
     std::string names;
     for (const std::string& n : model.sim_name) names += (names.empty() ? "" : ", ") + n;
-    return error("--loss: no simulated body '" + body + "' (the model's: " + names + ")");
+    return Diagnostics::single_error("--loss: no simulated body '" + body + "' (the model's: " + names + ")");
   }
   loss.com_offset = model.sim_com[loss.body];
   return loss;
@@ -113,7 +107,7 @@ Expected<Outcome> run(const Simulator& sim, const GradientArgs& args,
       args.checkpoint_every);
   out.forward_seconds = seconds_since(start);
   if (tape.status[0] & runtime::kWorldFailed)
-    return error("the forward rollout failed (a non-finite or diverged step); no gradient");
+    return Diagnostics::single_error("the forward rollout failed (a non-finite or diverged step); no gradient");
   for (uint8_t status : tape.step_status) out.unconverged_steps += (status & runtime::kWorldNotConverged) != 0;
   out.loss = loss.value(worlds.q_of(0));
   out.tape_bytes = tape.bytes_per_world();
@@ -126,7 +120,7 @@ Expected<Outcome> run(const Simulator& sim, const GradientArgs& args,
   out.backward_seconds = seconds_since(start);
   if (!gradient) return gradient.diagnostics();
   if (gradient->code[0] != 0)
-    return error("the backward sweep failed at step " + std::to_string(gradient->failed_step[0]) +
+    return Diagnostics::single_error("the backward sweep failed at step " + std::to_string(gradient->failed_step[0]) +
                  " (recomputed step code " + std::to_string(gradient->code[0]) + ")");
   out.gradient = std::move(*gradient);
   return out;
@@ -215,15 +209,11 @@ int gradient(const GradientArgs& args) {
   Expected<FinalPositionLoss> loss = parse_loss(args.loss, *model);
   print_diagnostics(loss.diagnostics(), false);
   if (!loss) return 2;
-  Expected<runtime::ControlTable> controls = runtime::read_control_csv(args.ctrl_file, *model);
-  print_diagnostics(controls.diagnostics(), args.json);
-  if (!controls) return 1;
-  SimulatorOptions options;
-  options.solver = args.solver;
-  Expected<Simulator> sim = Simulator::create(std::move(*model), options);
-  print_diagnostics(sim.diagnostics(), args.json);
-  if (!sim) return 1;
-  Expected<Outcome> outcome = run(*sim, args, *controls, *loss);
+  std::optional<CliSimulation> setup =
+      create_simulation(std::move(*model), args.ctrl_file, args.solver, args.json);
+  if (!setup) return 1;
+  const Simulator* sim = &setup->sim;
+  Expected<Outcome> outcome = run(*sim, args, *setup->controls, *loss);
   print_diagnostics(outcome.diagnostics(), args.json);
   if (!outcome) return 1;
   if (outcome->unconverged_steps > 0)

@@ -75,12 +75,6 @@ class Progress {
   bool shown_ = false;
 };
 
-Diagnostics usage_error(const std::string& message) {
-  Diagnostics d;
-  d.error({}, "", message);
-  return d;
-}
-
 std::string csv_header(const Simulator& sim) {
   std::string header = "step,time";
   for (const std::string& body : sim.model().sim_name)
@@ -127,7 +121,7 @@ Expected<RunReport> run(const Simulator& sim, const SimulateArgs& args, runtime:
   std::unique_ptr<std::ofstream> csv;
   if (!args.out_file.empty()) {
     csv = std::make_unique<std::ofstream>(args.out_file);
-    if (!*csv) return usage_error("cannot write " + args.out_file);
+    if (!*csv) return Diagnostics::single_error("cannot write " + args.out_file);
     *csv << std::setprecision(17) << csv_header(sim);
   }
   Progress progress(report.steps);
@@ -270,23 +264,16 @@ int simulate(const SimulateArgs& args) {
     std::cerr << "talon simulate: --worlds must be >= 1 and --dt a positive number\n";
     return 2;
   }
-  std::unique_ptr<runtime::ControlTable> controls;
-  if (!args.ctrl_file.empty()) {
-    Expected<runtime::ControlTable> table = runtime::read_control_csv(args.ctrl_file, *model);
-    print_diagnostics(table.diagnostics(), args.json);
-    if (!table) return 1;
-    controls = std::make_unique<runtime::ControlTable>(std::move(*table));
-  }
-  SimulatorOptions options;
-  options.solver = args.solver;
-  Expected<Simulator> sim = Simulator::create(std::move(*model), options);
-  print_diagnostics(sim.diagnostics(), args.json);
-  if (!sim) return 1;
+  std::optional<CliSimulation> setup =
+      create_simulation(std::move(*model), args.ctrl_file, args.solver, args.json);
+  if (!setup) return 1;
+  const Simulator* sim = &setup->sim;
+  const runtime::ControlTable* controls = setup->controls.get();
   runtime::WorldBatch worlds = sim->make_worlds(args.worlds);
   Expected<int> initial = apply_keyframe(*sim, args.keyframe, worlds);
   print_diagnostics(initial.diagnostics(), args.json);
   if (!initial) return 1;
-  Expected<RunReport> report = run(*sim, args, worlds, controls.get());
+  Expected<RunReport> report = run(*sim, args, worlds, controls);
   print_diagnostics(report.diagnostics(), args.json);
   if (!report) return 1;
   if (args.json)

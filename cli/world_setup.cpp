@@ -13,6 +13,24 @@ void print_diagnostics(const Diagnostics& diagnostics, bool quiet_notes) {
     if (d.severity == Severity::Error || !quiet_notes) std::cerr << d.format() << '\n';
 }
 
+std::optional<CliSimulation> create_simulation(Model model, const std::string& ctrl_file,
+                                               const codegen::SolverOptions& solver,
+                                               bool quiet_notes) {
+  std::unique_ptr<runtime::ControlTable> controls;
+  if (!ctrl_file.empty()) {
+    Expected<runtime::ControlTable> table = runtime::read_control_csv(ctrl_file, model);
+    print_diagnostics(table.diagnostics(), quiet_notes);
+    if (!table) return std::nullopt;
+    controls = std::make_unique<runtime::ControlTable>(std::move(*table));
+  }
+  SimulatorOptions options;
+  options.solver = solver;
+  Expected<Simulator> sim = Simulator::create(std::move(model), options);
+  print_diagnostics(sim.diagnostics(), quiet_notes);
+  if (!sim) return std::nullopt;
+  return CliSimulation{std::move(*sim), std::move(controls)};
+}
+
 Expected<int> apply_keyframe(const Simulator& sim, const std::string& name,
                              runtime::WorldBatch& worlds) {
   if (name.empty()) return 0;

@@ -1,9 +1,12 @@
 // Setting up worlds from command-line arguments (`talon simulate`, `talon gradient`).
 #pragma once
 
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "common/expected.h"
+#include "runtime/control_table.h"
 #include "runtime/simulator.h"
 
 namespace talon::cli {
@@ -12,5 +15,18 @@ namespace talon::cli {
 // ctrl); an empty name leaves the reference pose at rest. Errors for an unknown keyframe.
 Expected<int> apply_keyframe(const Simulator& sim, const std::string& name,
                              runtime::WorldBatch& worlds);
+
+// A command's Simulator and its --ctrl table (null when no file was given).
+struct CliSimulation {
+  Simulator sim;
+  std::unique_ptr<runtime::ControlTable> controls;
+};
+
+// Reads `ctrl_file` (if not empty) against the model, then compiles the model into a
+// Simulator with `solver`; prints the diagnostics of both (notes only when !quiet_notes).
+// nullopt after an error (already printed).
+std::optional<CliSimulation> create_simulation(Model model, const std::string& ctrl_file,
+                                               const codegen::SolverOptions& solver,
+                                               bool quiet_notes);
 
 }  // namespace talon::cli

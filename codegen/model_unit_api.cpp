@@ -4,9 +4,21 @@
 
 namespace talon::codegen::unit {
 
+StepSignatures step_signatures(const std::string& n) {
+  const std::string r = n + "_real", ws = n + "_workspace* ws)";
+  return {"int " + n + "_step(" + r + " q[], " + r + " u[], const " + r + " ctrl[], " + r +
+              " h, " + ws,
+          "int " + n + "_step_params(" + r + " q[], " + r + " u[], const " + r +
+              " ctrl[], const " + r + " params[], " + r + " h, " + ws,
+          "int " + n + "_step_backward(const " + r + " q[], const " + r + " u[], const " + r +
+              " ctrl[], const " + r + " params[], " + r + " h, const " + r + " warm[], " + r +
+              " dq[], " + r + " du[], " + r + " dctrl[], " + r + " dparams[], " + ws};
+}
+
 std::string c_api_text(const ModelUnitOptions& options) {
   const std::string& n = options.name;
   const std::string r = n + "_real";
+  const StepSignatures sig = step_signatures(n);
   return "/* ---- Public API (see the header) ---- */\n"
          "void " +
          n + "_initial_state(" + r + " q[], " + r +
@@ -22,16 +34,13 @@ std::string c_api_text(const ModelUnitOptions& options) {
          "}\n\n"
          "void " +
          n + "_workspace_init(" + n +
-         "_workspace* ws) { talon_reset(ws); }\n\n"
-         "int " +
-         n + "_step(" + r + " q[], " + r + " u[], const " + r + " ctrl[], " + r + " h, " + n +
-         "_workspace* ws) {\n"
+         "_workspace* ws) { talon_reset(ws); }\n\n" +
+         sig.step +
+         " {\n"
          "  return talon_step_world(ws, q, u, ctrl, talon_default_params, h);\n"
-         "}\n\n"
-         "int " +
-         n + "_step_params(" + r + " q[], " + r + " u[], const " + r + " ctrl[], const " + r +
-         " params[], " + r + " h, " + n +
-         "_workspace* ws) {\n"
+         "}\n\n" +
+         sig.step_params +
+         " {\n"
          "  return talon_step_world(ws, q, u, ctrl, params, h);\n"
          "}\n\n"
          "void " +
@@ -83,12 +92,9 @@ std::string c_backward_api_text(const ModelUnitOptions& options) {
          n + "_set_warm_start(" + n + "_workspace* ws, const " + r +
          " warm[]) {\n"
          "  talon_set_warm_start(ws, warm);\n"
-         "}\n\n"
-         "int " +
-         n + "_step_backward(const " + r + " q[], const " + r + " u[], const " + r +
-         " ctrl[], const " + r + " params[], " + r + " h, const " + r + " warm[], " + r + " dq[], " +
-         r + " du[], " + r + " dctrl[], " + r + " dparams[], " + n +
-         "_workspace* ws) {\n"
+         "}\n\n" +
+         step_signatures(n).step_backward +
+         " {\n"
          "  return talon_step_backward(ws, q, u, ctrl, params ? params : talon_default_params, h,\n"
          "                             warm, dq, du, dctrl, dparams);\n"
          "}\n\n"

@@ -175,17 +175,14 @@ std::string prototypes(const std::string& n) {
          n +
          "_STEP_OK,\n   or a failure code with q and u unchanged. A step whose Newton iteration misses the\n"
          "   convergence tolerance is retried as two half steps (nested at most\n"
-         "   TALON_MAX_SUBSTEP_DEPTH times); stats.substeps counts the steps taken. */\n"
-         "int " +
-         n + "_step(" + r + " q[], " + r + " u[], const " + r + " ctrl[], " + r + " h, " + n +
-         "_workspace* ws);\n"
+         "   TALON_MAX_SUBSTEP_DEPTH times); stats.substeps counts the steps taken. */\n" +
+         step_signatures(n).step +
+         ";\n"
          "/* The same with the parameters given (params[" +
          n +
-         "_NPARAM]). */\n"
-         "int " +
-         n + "_step_params(" + r + " q[], " + r + " u[], const " + r + " ctrl[], const " + r +
-         " params[], " + r + " h, " + n +
-         "_workspace* ws);\n"
+         "_NPARAM]). */\n" +
+         step_signatures(n).step_params +
+         ";\n"
          "/* The last step's statistics: " +
          n + "_NSTATS values in the order of " + n +
          "_stats. */\n"
@@ -239,12 +236,9 @@ std::string backward_prototypes(const std::string& n) {
          "   (either may be 0) receive dL/dctrl and dL/dparams. The step is recomputed from its\n"
          "   start (no tape), then one transposed exact-Jacobian solve per substep (FGMRES) and\n"
          "   the generated vector-Jacobian products give the gradients. Returns " +
-         n + "_STEP_OK or the\n   code the recomputed step failed with (dq, du unchanged). */\n"
-         "int " +
-         n + "_step_backward(const " + r + " q[], const " + r + " u[], const " + r +
-         " ctrl[], const " + r + " params[], " + r + " h, const " + r + " warm[], " + r + " dq[], " +
-         r + " du[], " + r + " dctrl[], " + r + " dparams[], " + n +
-         "_workspace* ws);\n"
+         n + "_STEP_OK or the\n   code the recomputed step failed with (dq, du unchanged). */\n" +
+         step_signatures(n).step_backward +
+         ";\n"
          "/* The last backward step's cost: out[0] FGMRES iterations, out[1] PCR iterations (in\n"
          "   the preconditioner), out[2] the largest relative residual of its solves. */\n"
          "void " +

@@ -56,6 +56,13 @@ std::string table_text(const Model& model, const ir::ResidualProgram& program, c
                        const ModelUnitOptions& options);
 
 // The public functions of the C target, and the batched __global__ entry of the CUDA target.
+// The stepping functions' signatures (no ';', no body), spelled once for the header's
+// prototypes and the unit's definitions so the two cannot drift apart.
+struct StepSignatures {
+  std::string step, step_params, step_backward;
+};
+StepSignatures step_signatures(const std::string& name);
+
 std::string c_api_text(const ModelUnitOptions& options);
 std::string c_backward_api_text(const ModelUnitOptions& options);  // with the backward step
 std::string cuda_entry_text(const ModelUnitOptions& options);

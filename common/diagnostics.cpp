@@ -18,6 +18,12 @@ std::string Diagnostic::format() const {
   return out.str();
 }
 
+Diagnostics Diagnostics::single_error(std::string message) {
+  Diagnostics d;
+  d.error({}, "", std::move(message));
+  return d;
+}
+
 void Diagnostics::error(const SourceLoc& loc, std::string element, std::string message) {
   items_.push_back({Severity::Error, loc, std::move(element), std::move(message)});
 }

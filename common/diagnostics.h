@@ -34,6 +34,9 @@ struct Diagnostic {
 // a user sees every problem of a file in one run.
 class Diagnostics {
  public:
+  // A list holding one error that concerns no file (a bad run, a bad option).
+  static Diagnostics single_error(std::string message);
+
   void error(const SourceLoc& loc, std::string element, std::string message);
   void note(const SourceLoc& loc, std::string element, std::string message);
   // A note that is printed once per key (e.g. once per unknown URDF tag name).

@@ -6,12 +6,6 @@
 namespace talon {
 namespace {
 
-Diagnostics error(const std::string& message) {
-  Diagnostics d;
-  d.error({}, "", message);
-  return d;
-}
-
 double linear_loss(const RolloutSetup& s, runtime::WorldBatch& w, int world) {
   double loss = 0;
   for (std::size_t i = 0; i < s.wq.size(); ++i) loss += s.wq[i] * w.q_of(world)[i];
@@ -26,7 +20,7 @@ Expected<int> adjoint(const Simulator& sim, const RolloutSetup& s,
   if (s.initial) s.initial(one, 0);
   const RolloutTape tape = sim.record_rollout(one, s.h, s.steps, s.controls);
   if (tape.status[0] & runtime::kWorldFailed)
-    return error("the unperturbed rollout failed (non-finite or diverged)");
+    return Diagnostics::single_error("the unperturbed rollout failed (non-finite or diverged)");
   for (uint8_t status : tape.step_status)
     out.unconverged_steps += (status & runtime::kWorldNotConverged) != 0;
   out.loss = linear_loss(s, one, 0);
@@ -39,7 +33,7 @@ Expected<int> adjoint(const Simulator& sim, const RolloutSetup& s,
       });
   if (!g) return g.diagnostics();
   if (g->code[0] != 0)
-    return error("the backward sweep failed at step " + std::to_string(g->failed_step[0]));
+    return Diagnostics::single_error("the backward sweep failed at step " + std::to_string(g->failed_step[0]));
   for (const RolloutInput& in : inputs) {
     switch (in.kind) {
       case RolloutInput::U0: out.adjoint.push_back(g->du0[in.index]); break;
@@ -112,7 +106,7 @@ Expected<RolloutCheck> check_rollout_gradients(const Simulator& sim, const Rollo
   });
   for (int i = 0; i < n; ++i) {
     if ((w.status[2 * i] | w.status[2 * i + 1]) & runtime::kWorldFailed)
-      return error("the rollout nudged along " + out.labels[i] + " failed (non-finite or diverged)");
+      return Diagnostics::single_error("the rollout nudged along " + out.labels[i] + " failed (non-finite or diverged)");
     out.difference.push_back((linear_loss(s, w, 2 * i) - linear_loss(s, w, 2 * i + 1)) /
                              (2 * inputs[i].epsilon));
   }

@@ -176,11 +176,9 @@ class WorldSweep {
 Expected<RolloutGradient> Simulator::rollout_backward(const RolloutTape& tape,
                                                       const StateCotangent& loss) const {
   if (!has_backward()) {
-    Diagnostics errors;
-    errors.error({}, "",
-                 "this simulator's model unit has no backward step: create it with "
-                 "SolverOptions::adjoint_iterations > 0");
-    return errors;
+    return Diagnostics::single_error(
+        "this simulator's model unit has no backward step: create it with "
+        "SolverOptions::adjoint_iterations > 0");
   }
   RolloutGradient out;
   const int W = tape.worlds;
