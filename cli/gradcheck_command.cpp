@@ -181,8 +181,8 @@ int run(const GradcheckArgs& args) {
   } else {
     std::cout << report.format() << "max relative error " << report.max_rel_error << " over "
               << report.samples << " random states (" << report.skipped
-              << " entries skipped at kinks): " << (passed ? "PASS" : "FAIL")
-              << " (tolerance " << tolerance << ")\n";
+              << " entries skipped at kinks): " << (passed ? "PASS" : "FAIL") << " (tolerance "
+              << tolerance << ")\n";
   }
   return passed ? 0 : 1;
 }
@@ -215,9 +215,10 @@ void add_gradcheck_command(CLI::App& app, int& exit_code) {
                       "Largest accepted relative error (default 1e-6 for --kernels, 1e-2 for "
                       "--steps)");
   const char* rollout = "Whole rollouts (--steps)";
-  command->add_option("--steps", args->steps,
-                      "Check the adjoint gradient of an H-step rollout against finite "
-                      "differences of the rollout")
+  command
+      ->add_option("--steps", args->steps,
+                   "Check the adjoint gradient of an H-step rollout against finite "
+                   "differences of the rollout")
       ->check(CLI::PositiveNumber)
       ->group(rollout);
   command->add_option("--wrt", args->wrt, "controls (every step's), params or initial-state")

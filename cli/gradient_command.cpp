@@ -71,7 +71,8 @@ Expected<FinalPositionLoss> parse_loss(const std::string& text, const Model& mod
   if (loss.body < 0) {
     std::string names;
     for (const std::string& n : model.sim_name) names += (names.empty() ? "" : ", ") + n;
-    return Diagnostics::single_error("--loss: no simulated body '" + body + "' (the model's: " + names + ")");
+    return Diagnostics::single_error("--loss: no simulated body '" + body +
+                                     "' (the model's: " + names + ")");
   }
   loss.com_offset = model.sim_com[loss.body];
   return loss;
@@ -107,21 +108,24 @@ Expected<Outcome> run(const Simulator& sim, const GradientArgs& args,
       args.checkpoint_every);
   out.forward_seconds = seconds_since(start);
   if (tape.status[0] & runtime::kWorldFailed)
-    return Diagnostics::single_error("the forward rollout failed (a non-finite or diverged step); no gradient");
-  for (uint8_t status : tape.step_status) out.unconverged_steps += (status & runtime::kWorldNotConverged) != 0;
+    return Diagnostics::single_error(
+        "the forward rollout failed (a non-finite or diverged step); no gradient");
+  for (uint8_t status : tape.step_status)
+    out.unconverged_steps += (status & runtime::kWorldNotConverged) != 0;
   out.loss = loss.value(worlds.q_of(0));
   out.tape_bytes = tape.bytes_per_world();
   start = std::chrono::steady_clock::now();
-  Expected<RolloutGradient> gradient = sim.rollout_backward(
-      tape, [&](int k, int, std::span<const double> q, std::span<const double>,
-                std::span<double> dq, std::span<double>) {
+  Expected<RolloutGradient> gradient =
+      sim.rollout_backward(tape, [&](int k, int, std::span<const double> q, std::span<const double>,
+                                     std::span<double> dq, std::span<double>) {
         if (k == args.steps) loss.add_gradient(q, dq);
       });
   out.backward_seconds = seconds_since(start);
   if (!gradient) return gradient.diagnostics();
   if (gradient->code[0] != 0)
-    return Diagnostics::single_error("the backward sweep failed at step " + std::to_string(gradient->failed_step[0]) +
-                 " (recomputed step code " + std::to_string(gradient->code[0]) + ")");
+    return Diagnostics::single_error(
+        "the backward sweep failed at step " + std::to_string(gradient->failed_step[0]) +
+        " (recomputed step code " + std::to_string(gradient->code[0]) + ")");
   out.gradient = std::move(*gradient);
   return out;
 }
@@ -144,7 +148,8 @@ void print_json(const Simulator& sim, const GradientArgs& args, const Outcome& o
   }
   if (wants(args, "params")) {
     json.key("dloss_dparams").begin_object();
-    for (int i = 0; i < sim.nparam(); ++i) json.key(sim.program().param_info[i].name).value(g.dparams[i]);
+    for (int i = 0; i < sim.nparam(); ++i)
+      json.key(sim.program().param_info[i].name).value(g.dparams[i]);
     json.end_object();
   }
   if (wants(args, "initial-state")) {
@@ -244,22 +249,25 @@ void add_gradient_command(CLI::App& app, int& exit_code) {
   args->solver.pcr_iterations = 64;
   args->solver.adjoint_iterations = kDefaultAdjointIterations;
   add_model_args(*command, args->model);
-  command->add_option("--ctrl", args->ctrl_file,
-                      "CSV of controls: a header of actuator names, one row per step")
+  command
+      ->add_option("--ctrl", args->ctrl_file,
+                   "CSV of controls: a header of actuator names, one row per step")
       ->required();
   command->add_option("--steps", args->steps, "Number of steps")
       ->required()
       ->check(CLI::PositiveNumber);
   command->add_option("--dt", args->dt, "Time step h (s); default: the model's timestep");
   command->add_option("--keyframe", args->keyframe, "Start from this keyframe (qpos, qvel, ctrl)");
-  command->add_option("--loss", args->loss,
-                      "final-pos:BODY:x|y|z: a simulated body's final frame origin along an "
-                      "axis (talon inspect lists the bodies)")
+  command
+      ->add_option("--loss", args->loss,
+                   "final-pos:BODY:x|y|z: a simulated body's final frame origin along an "
+                   "axis (talon inspect lists the bodies)")
       ->required();
   command->add_option("--wrt", args->wrt, "controls (default), params, initial-state; repeatable")
       ->check(CLI::IsMember({"controls", "params", "initial-state"}));
-  command->add_option("--checkpoint-every", args->checkpoint_every,
-                      "Store every k-th state only and recompute the rest (memory vs time)")
+  command
+      ->add_option("--checkpoint-every", args->checkpoint_every,
+                   "Store every k-th state only and recompute the rest (memory vs time)")
       ->check(CLI::Range(1, 1000000))
       ->capture_default_str();
   command->add_flag("--json", args->json, "Print one JSON object instead of text");

@@ -6,13 +6,13 @@ namespace talon::codegen::unit {
 
 StepSignatures step_signatures(const std::string& n) {
   const std::string r = n + "_real", ws = n + "_workspace* ws)";
-  return {"int " + n + "_step(" + r + " q[], " + r + " u[], const " + r + " ctrl[], " + r +
-              " h, " + ws,
-          "int " + n + "_step_params(" + r + " q[], " + r + " u[], const " + r +
-              " ctrl[], const " + r + " params[], " + r + " h, " + ws,
-          "int " + n + "_step_backward(const " + r + " q[], const " + r + " u[], const " + r +
-              " ctrl[], const " + r + " params[], " + r + " h, const " + r + " warm[], " + r +
-              " dq[], " + r + " du[], " + r + " dctrl[], " + r + " dparams[], " + ws};
+  return {
+      "int " + n + "_step(" + r + " q[], " + r + " u[], const " + r + " ctrl[], " + r + " h, " + ws,
+      "int " + n + "_step_params(" + r + " q[], " + r + " u[], const " + r + " ctrl[], const " + r +
+          " params[], " + r + " h, " + ws,
+      "int " + n + "_step_backward(const " + r + " q[], const " + r + " u[], const " + r +
+          " ctrl[], const " + r + " params[], " + r + " h, const " + r + " warm[], " + r +
+          " dq[], " + r + " du[], " + r + " dctrl[], " + r + " dparams[], " + ws};
 }
 
 std::string c_api_text(const ModelUnitOptions& options) {
@@ -33,9 +33,7 @@ std::string c_api_text(const ModelUnitOptions& options) {
          "  talon_copy(params, talon_default_params, TALON_NPARAM);\n"
          "}\n\n"
          "void " +
-         n + "_workspace_init(" + n +
-         "_workspace* ws) { talon_reset(ws); }\n\n" +
-         sig.step +
+         n + "_workspace_init(" + n + "_workspace* ws) { talon_reset(ws); }\n\n" + sig.step +
          " {\n"
          "  return talon_step_world(ws, q, u, ctrl, talon_default_params, h);\n"
          "}\n\n" +

@@ -173,15 +173,14 @@ std::string prototypes(const std::string& n) {
          "_workspace* ws);\n"
          "/* Advances (q, u) by h in place; ctrl may be 0 (zero controls). Returns " +
          n +
-         "_STEP_OK,\n   or a failure code with q and u unchanged. A step whose Newton iteration misses the\n"
+         "_STEP_OK,\n   or a failure code with q and u unchanged. A step whose Newton iteration "
+         "misses the\n"
          "   convergence tolerance is retried as two half steps (nested at most\n"
          "   TALON_MAX_SUBSTEP_DEPTH times); stats.substeps counts the steps taken. */\n" +
          step_signatures(n).step +
          ";\n"
          "/* The same with the parameters given (params[" +
-         n +
-         "_NPARAM]). */\n" +
-         step_signatures(n).step_params +
+         n + "_NPARAM]). */\n" + step_signatures(n).step_params +
          ";\n"
          "/* The last step's statistics: " +
          n + "_NSTATS values in the order of " + n +
@@ -213,22 +212,24 @@ std::string backward_prototypes(const std::string& n) {
   const std::string r = n + "_real";
   return "\n/* ---- The backward step (reverse-mode gradients of one step) ---- */\n"
          "/* Copies the warm start the next step will use (" +
-         n + "_NWARM values) into warm[]: keep it with the state\n"
+         n +
+         "_NWARM values) into warm[]: keep it with the state\n"
          "   before each step of a rollout; the backward of that step needs it to recompute the\n"
          "   step exactly as it was taken. */\n"
          "void " +
          n + "_warm_start(const " + n + "_workspace* ws, " + r +
          " warm[]);\n"
          "/* Makes warm[] (from " +
-         n + "_warm_start; 0: none) the warm start of the next step, e.g. to recompute a\n"
+         n +
+         "_warm_start; 0: none) the warm start of the next step, e.g. to recompute a\n"
          "   stretch of a rollout from a stored state exactly as it was first taken. */\n"
          "void " +
          n + "_set_warm_start(" + n + "_workspace* ws, const " + r +
          " warm[]);\n"
          "/* Gradients through one step. (q, u) is the step's START state (unchanged), ctrl and\n"
          "   params (either may be 0: zeros / the model's values) and h as in " +
-         n + "_step_params,\n   warm the " + n +
-         "_warm_start taken before it (0: cold). dq[" + n + "_NQ] and du[" + n +
+         n + "_step_params,\n   warm the " + n + "_warm_start taken before it (0: cold). dq[" + n +
+         "_NQ] and du[" + n +
          "_NV] hold dL/dq+ and\n"
          "   dL/du+ on entry and dL/dq- and dL/du- on return; dctrl[" +
          n + "_NCTRL] and dparams[" + n +

@@ -31,7 +31,7 @@ struct Layout {
   int vjp_cot_dyn = 0, vjp_cot_con = 0, vjp_in_size = 0;
   int vjpi_q_minus = 0, vjpi_u_minus = 0, vjpi_ctrl = 0, vjpi_params = 0, vjpi_out_size = 0;
   int pose_cot_q = 0, pose_in_size = 0, pose_q_minus = 0, pose_u_plus = 0, pose_out_size = 0;
-  int max_substeps = 1;  // 2^max_substep_depth: substeps the backward records
+  int max_substeps = 1;                  // 2^max_substep_depth: substeps the backward records
   std::vector<std::string> block_names;  // "dynamics" first
 };
 

@@ -24,24 +24,30 @@ Expected<int> adjoint(const Simulator& sim, const RolloutSetup& s,
   for (uint8_t status : tape.step_status)
     out.unconverged_steps += (status & runtime::kWorldNotConverged) != 0;
   out.loss = linear_loss(s, one, 0);
-  Expected<RolloutGradient> g = sim.rollout_backward(
-      tape, [&](int k, int, std::span<const double>, std::span<const double>,
-                std::span<double> dq, std::span<double> du) {
+  Expected<RolloutGradient> g =
+      sim.rollout_backward(tape, [&](int k, int, std::span<const double>, std::span<const double>,
+                                     std::span<double> dq, std::span<double> du) {
         if (k != s.steps) return;
         for (std::size_t i = 0; i < s.wq.size(); ++i) dq[i] += s.wq[i];
         for (std::size_t i = 0; i < s.wu.size(); ++i) du[i] += s.wu[i];
       });
   if (!g) return g.diagnostics();
   if (g->code[0] != 0)
-    return Diagnostics::single_error("the backward sweep failed at step " + std::to_string(g->failed_step[0]));
+    return Diagnostics::single_error("the backward sweep failed at step " +
+                                     std::to_string(g->failed_step[0]));
   for (const RolloutInput& in : inputs) {
     switch (in.kind) {
-      case RolloutInput::U0: out.adjoint.push_back(g->du0[in.index]); break;
-      case RolloutInput::Q0: out.adjoint.push_back(g->dq0[in.index]); break;
-      case RolloutInput::Param: out.adjoint.push_back(g->dparams[in.index]); break;
+      case RolloutInput::U0:
+        out.adjoint.push_back(g->du0[in.index]);
+        break;
+      case RolloutInput::Q0:
+        out.adjoint.push_back(g->dq0[in.index]);
+        break;
+      case RolloutInput::Param:
+        out.adjoint.push_back(g->dparams[in.index]);
+        break;
       case RolloutInput::Ctrl:
-        out.adjoint.push_back(
-            g->dctrl[static_cast<std::size_t>(in.step) * sim.nctrl() + in.index]);
+        out.adjoint.push_back(g->dctrl[static_cast<std::size_t>(in.step) * sim.nctrl() + in.index]);
         break;
     }
   }
@@ -106,7 +112,8 @@ Expected<RolloutCheck> check_rollout_gradients(const Simulator& sim, const Rollo
   });
   for (int i = 0; i < n; ++i) {
     if ((w.status[2 * i] | w.status[2 * i + 1]) & runtime::kWorldFailed)
-      return Diagnostics::single_error("the rollout nudged along " + out.labels[i] + " failed (non-finite or diverged)");
+      return Diagnostics::single_error("the rollout nudged along " + out.labels[i] +
+                                       " failed (non-finite or diverged)");
     out.difference.push_back((linear_loss(s, w, 2 * i) - linear_loss(s, w, 2 * i + 1)) /
                              (2 * inputs[i].epsilon));
   }

@@ -89,7 +89,8 @@ class WorldSweep {
     const RolloutTape& t = tape_;
     s_.dq.assign(t.nq, 0.0);
     s_.du.assign(t.nv, 0.0);
-    call_loss(loss, t.steps, t.final_q.data() + offset(0, 1, w_, t.nq), t.final_u.data() + offset(0, 1, w_, t.nv));
+    call_loss(loss, t.steps, t.final_q.data() + offset(0, 1, w_, t.nq),
+              t.final_u.data() + offset(0, 1, w_, t.nv));
     for (int c = t.checkpoints() - 1; c >= 0; --c) {
       const int first = c * t.checkpoint_every;
       const int last = std::min(first + t.checkpoint_every, t.steps);  // exclusive
@@ -111,7 +112,9 @@ class WorldSweep {
          s_.dq, s_.du);
   }
 
-  const double* ctrl(int k) const { return tape_.ctrl.data() + offset(k, tape_.worlds, w_, tape_.nctrl); }
+  const double* ctrl(int k) const {
+    return tape_.ctrl.data() + offset(k, tape_.worlds, w_, tape_.nctrl);
+  }
   const double* params() const { return tape_.params.data() + offset(0, 1, w_, tape_.nparam); }
 
   // States first .. last−1 of checkpoint c into the scratch stretch (the first is stored).
@@ -126,10 +129,12 @@ class WorldSweep {
       double* u = s_.u.data() + static_cast<std::size_t>(i + 1) * t.nv;
       std::copy_n(s_.q.data() + static_cast<std::size_t>(i) * t.nq, t.nq, q);
       std::copy_n(s_.u.data() + static_cast<std::size_t>(i) * t.nv, t.nv, u);
-      lib_.set_warm_start(s_.workspace.data(), s_.warm.data() + static_cast<std::size_t>(i) * t.nwarm);
+      lib_.set_warm_start(s_.workspace.data(),
+                          s_.warm.data() + static_cast<std::size_t>(i) * t.nwarm);
       const int code = lib_.step(q, u, ctrl(k), params(), t.h, s_.workspace.data());
       if (code != 0) return fail(k, code);
-      lib_.warm_start(s_.workspace.data(), s_.warm.data() + static_cast<std::size_t>(i + 1) * t.nwarm);
+      lib_.warm_start(s_.workspace.data(),
+                      s_.warm.data() + static_cast<std::size_t>(i + 1) * t.nwarm);
     }
     return true;
   }
@@ -139,10 +144,9 @@ class WorldSweep {
     const RolloutTape& t = tape_;
     const double* q = s_.q.data() + static_cast<std::size_t>(i) * t.nq;
     const double* u = s_.u.data() + static_cast<std::size_t>(i) * t.nv;
-    const int code = lib_.step_backward(q, u, ctrl(k), params(), t.h,
-                                        s_.warm.data() + static_cast<std::size_t>(i) * t.nwarm,
-                                        s_.dq.data(), s_.du.data(), s_.dctrl.data(),
-                                        s_.dparams.data(), s_.workspace.data());
+    const int code = lib_.step_backward(
+        q, u, ctrl(k), params(), t.h, s_.warm.data() + static_cast<std::size_t>(i) * t.nwarm,
+        s_.dq.data(), s_.du.data(), s_.dctrl.data(), s_.dparams.data(), s_.workspace.data());
     if (code != 0) return fail(k, code);
     double stats[3];
     lib_.backward_statistics(s_.workspace.data(), stats);

@@ -21,8 +21,8 @@ struct Adam {
     for (std::size_t i = 0; i < x.size(); ++i) {
       m_[i] = beta1 * m_[i] + (1 - beta1) * gradient[i];
       v_[i] = beta2 * v_[i] + (1 - beta2) * gradient[i] * gradient[i];
-      const double step = learning_rate * (m_[i] / correction1) /
-                          (std::sqrt(v_[i] / correction2) + epsilon);
+      const double step =
+          learning_rate * (m_[i] / correction1) / (std::sqrt(v_[i] / correction2) + epsilon);
       x[i] = std::clamp(x[i] - step, lower, upper);
     }
   }

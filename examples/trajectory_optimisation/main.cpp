@@ -17,6 +17,7 @@
 // format `talon simulate --ctrl` reads) and trajectory_optimisation.svg (loss curve and path).
 // Exits 0 when the best iterate ends within --tolerance of the target, 1 when not, 2 on a
 // usage or model error.
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -39,11 +40,11 @@ constexpr int kMaxRetries = 6;
 
 struct Settings {
   std::string model = TALON_SOURCE_DIR "/models/three_wheeler_scene.xml";
-  int iterations = 40, steps = 60;
+  int iterations = 15, steps = 60;
   double dt = 0.1, target_x = 1.6, target_y = 0.15, tolerance = 0.05;
-  double smoothness = 1e-4;     // β ((m/(rad/s))², per step)
-  double initial_command = 2;   // rad/s, both wheels: the robot starts short of the obstacle
-  double learning_rate = 0.2;   // rad/s per Adam step
+  double smoothness = 1e-4;    // β ((m/(rad/s))², per step)
+  double initial_command = 2;  // rad/s, both wheels: the robot starts short of the obstacle
+  double learning_rate = 0.2;  // rad/s per Adam step
   std::filesystem::path out_dir = ".";
 };
 
@@ -51,25 +52,62 @@ const char* kUsage =
     "usage: trajectory_optimisation [--model FILE] [--iterations N] [--steps H] [--dt S]\n"
     "                               [--target X Y] [--tolerance M] [--out-dir DIR]\n";
 
-bool parse(int argc, char** argv, Settings& s) {
+// A whole-string number; false for anything else ("", "3x", "abc").
+bool number(const char* text, double& out) {
+  char* end = nullptr;
+  out = std::strtod(text, &end);
+  return end != text && *end == '\0' && std::isfinite(out);
+}
+
+bool count(const char* text, int& out) {
+  double value = 0;
+  if (!number(text, value) || value != std::floor(value) || value < 1 || value > 1e6) return false;
+  out = static_cast<int>(value);
+  return true;
+}
+
+enum class Parsed { kRun, kHelp, kError };
+
+Parsed parse(int argc, char** argv, Settings& s) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    const auto next = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
-    const char* value = arg == "--help" ? nullptr : next();
-    if (!value) return false;
-    if (arg == "--model") s.model = value;
-    else if (arg == "--iterations") s.iterations = std::atoi(value);
-    else if (arg == "--steps") s.steps = std::atoi(value);
-    else if (arg == "--dt") s.dt = std::atof(value);
-    else if (arg == "--tolerance") s.tolerance = std::atof(value);
-    else if (arg == "--out-dir") s.out_dir = value;
-    else if (arg == "--target") {
-      const char* y = next();
-      if (!y) return false;
-      s.target_x = std::atof(value), s.target_y = std::atof(y);
-    } else return false;
+    if (arg == "--help" || arg == "-h") return Parsed::kHelp;
+    const char* value = i + 1 < argc ? argv[++i] : nullptr;
+    if (!value) return Parsed::kError;
+    bool ok = true;
+    if (arg == "--model")
+      s.model = value;
+    else if (arg == "--out-dir")
+      s.out_dir = value;
+    else if (arg == "--iterations")
+      ok = count(value, s.iterations);
+    else if (arg == "--steps")
+      ok = count(value, s.steps);
+    else if (arg == "--dt")
+      ok = number(value, s.dt) && s.dt > 0;
+    else if (arg == "--tolerance")
+      ok = number(value, s.tolerance) && s.tolerance > 0;
+    else if (arg == "--target")
+      ok = number(value, s.target_x) && i + 1 < argc && number(argv[++i], s.target_y);
+    else
+      ok = false;
+    if (!ok) {
+      std::fprintf(stderr, "trajectory_optimisation: bad option or value: %s %s\n", arg.c_str(),
+                   value);
+      return Parsed::kError;
+    }
   }
-  return s.iterations > 0 && s.steps > 0 && s.dt > 0;
+  return Parsed::kRun;
+}
+
+// The ground-plane outline (x_min, y_min, x_max, y_max) of the first static box, for the plot.
+std::array<double, 4> obstacle_outline(const Model& m) {
+  for (int g = 0; g < static_cast<int>(m.geom_type.size()); ++g) {
+    if (m.geom_type[g] != GeomType::Box || m.geom_sim[g] >= 0) continue;
+    const Vec3 c = m.geom_pose[g].pos, h = m.geom_size[g];
+    return {c.x() - h.x(), c.y() - h.y(), c.x() + h.x(), c.y() + h.y()};
+  }
+  return {0, 0, 0, 0};
 }
 
 // One forward + backward pass: the loss, its gradient w.r.t. every command, the path.
@@ -88,15 +126,17 @@ class Problem {
   Evaluation evaluate(const std::vector<double>& ctrl) const {
     const int nu = sim_.nctrl();
     runtime::WorldBatch worlds = sim_.make_worlds(1);
-    const RolloutTape tape = sim_.record_rollout(worlds, s_.dt, s_.steps, [&](int k, runtime::WorldBatch& w) {
-      std::copy_n(ctrl.begin() + k * nu, nu, w.ctrl_of(0).begin());
-    });
+    const RolloutTape tape =
+        sim_.record_rollout(worlds, s_.dt, s_.steps, [&](int k, runtime::WorldBatch& w) {
+          std::copy_n(ctrl.begin() + k * nu, nu, w.ctrl_of(0).begin());
+        });
     Evaluation e;
     if (tape.status[0] & runtime::kWorldFailed) {
       e.error = "the forward rollout failed (non-finite or diverged step)";
       return e;
     }
-    for (uint8_t status : tape.step_status) e.unconverged_steps += (status & runtime::kWorldNotConverged) != 0;
+    for (uint8_t status : tape.step_status)
+      e.unconverged_steps += (status & runtime::kWorldNotConverged) != 0;
     for (int k = 0; k < s_.steps; ++k) e.path.push_back(position(tape.q.data() + k * tape.nq));
     const std::array<double, 2> end = position(tape.final_q.data());
     e.path.push_back(end);
@@ -121,9 +161,7 @@ class Problem {
   }
 
  private:
-  std::array<double, 2> position(const double* q) const {
-    return {q[7 * body_], q[7 * body_ + 1]};
-  }
+  std::array<double, 2> position(const double* q) const { return {q[7 * body_], q[7 * body_ + 1]}; }
 
   // β Σ_k |a_k − a_{k−1}|² (k ≥ 1) and its gradient.
   void add_smoothness(const std::vector<double>& ctrl, Evaluation& e) const {
@@ -162,8 +200,8 @@ bool write_outputs(const Settings& s, const Simulator& sim, const std::vector<Re
   std::ofstream path(s.out_dir / "trajectory_optimisation_path.csv");
   path << "step,first_x,first_y,best_x,best_y\n";
   for (std::size_t k = 0; k < best.path.size(); ++k)
-    path << k << ',' << first.path[k][0] << ',' << first.path[k][1] << ',' << best.path[k][0]
-         << ',' << best.path[k][1] << '\n';
+    path << k << ',' << first.path[k][0] << ',' << first.path[k][1] << ',' << best.path[k][0] << ','
+         << best.path[k][1] << '\n';
   std::ofstream controls(s.out_dir / "trajectory_optimisation_controls.csv");
   const int nu = sim.nctrl();
   for (int j = 0; j < nu; ++j) controls << (j ? "," : "") << sim.model().act_name[j];
@@ -172,7 +210,8 @@ bool write_outputs(const Settings& s, const Simulator& sim, const std::vector<Re
     for (int j = 0; j < nu; ++j) controls << best_ctrl[k * nu + j] << (j + 1 < nu ? "," : "\n");
   std::vector<double> losses;
   for (const Record& r : records) losses.push_back(r.loss);
-  examples::PathPlot plot{first.path, best.path, {0.85, -0.5, 1.15, 0.5}, {s.target_x, s.target_y}};
+  examples::PathPlot plot{
+      first.path, best.path, obstacle_outline(sim.model()), {s.target_x, s.target_y}};
   return examples::write_svg((s.out_dir / "trajectory_optimisation.svg").string(), losses, plot) &&
          loss.good() && path.good() && controls.good();
 }
@@ -181,9 +220,10 @@ bool write_outputs(const Settings& s, const Simulator& sim, const std::vector<Re
 
 int main(int argc, char** argv) {
   Settings s;
-  if (!parse(argc, argv, s)) {
-    std::fputs(kUsage, stderr);
-    return 2;
+  const Parsed parsed = parse(argc, argv, s);
+  if (parsed != Parsed::kRun) {
+    std::fputs(kUsage, parsed == Parsed::kHelp ? stdout : stderr);
+    return parsed == Parsed::kHelp ? 0 : 2;
   }
   SimulatorOptions options;
   options.threads = 1;
@@ -193,7 +233,7 @@ int main(int argc, char** argv) {
   options.solver.newton_iterations = 32;
   options.solver.pcr_iterations = 64;
   options.solver.convergence_tolerance = 1e-6;
-  options.solver.max_substep_depth = 6;   // climbing the obstacle's edge splits steps (#4)
+  options.solver.max_substep_depth = 6;    // climbing the obstacle's edge splits steps (#4)
   options.solver.adjoint_iterations = 32;  // the unit gets its backward step
   std::fprintf(stderr, "compiling %s (cached after the first run) ...\n", s.model.c_str());
   Expected<Simulator> sim = load(s.model, options);
@@ -232,8 +272,10 @@ int main(int argc, char** argv) {
       break;
     }
     previous = ctrl;
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    records.push_back({it, e.loss, e.distance, e.path.back()[0], e.path.back()[1], seconds, e.unconverged_steps});
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    records.push_back(
+        {it, e.loss, e.distance, e.path.back()[0], e.path.back()[1], seconds, e.unconverged_steps});
     std::printf("%4d %12.6g %10.4f %8.4f %8.4f %9.2f\n", it, e.loss, e.distance, e.path.back()[0],
                 e.path.back()[1], seconds);
     std::fflush(stdout);
@@ -246,8 +288,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cannot write the results to %s\n", s.out_dir.string().c_str());
     return 2;
   }
-  std::printf("best: loss %.6g, %.4f m from the target (%.2f, %.2f); wrote %s/trajectory_optimisation*\n",
-              best.loss, best.distance, s.target_x, s.target_y, s.out_dir.string().c_str());
+  std::printf(
+      "best: loss %.6g, %.4f m from the target (%.2f, %.2f); wrote %s/trajectory_optimisation*\n",
+      best.loss, best.distance, s.target_x, s.target_y, s.out_dir.string().c_str());
   if (best.distance > s.tolerance) {
     std::fprintf(stderr, "did not reach the target within %.3f m\n", s.tolerance);
     return 1;

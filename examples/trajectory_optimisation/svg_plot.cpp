@@ -14,8 +14,12 @@ constexpr double kPanel = 360, kMargin = 50;
 // Maps data coordinates onto one panel's pixels (y grows downwards in SVG).
 struct Axes {
   double x0, x1, y0, y1, left, top;
-  double px(double x) const { return left + kMargin + (x - x0) / (x1 - x0) * (kPanel - 2 * kMargin); }
-  double py(double y) const { return top + kPanel - kMargin - (y - y0) / (y1 - y0) * (kPanel - 2 * kMargin); }
+  double px(double x) const {
+    return left + kMargin + (x - x0) / (x1 - x0) * (kPanel - 2 * kMargin);
+  }
+  double py(double y) const {
+    return top + kPanel - kMargin - (y - y0) / (y1 - y0) * (kPanel - 2 * kMargin);
+  }
 };
 
 std::string label(double value) {
@@ -42,8 +46,8 @@ std::string frame(const Axes& a, const std::string& title, const std::string& xl
       << "<text x='" << (l + r) / 2 << "' y='" << t - 10 << "' text-anchor='middle'>" << title
       << "</text>\n<text x='" << (l + r) / 2 << "' y='" << b + 35 << "' text-anchor='middle'>"
       << xlabel << "</text>\n<text x='" << l - 35 << "' y='" << (t + b) / 2
-      << "' text-anchor='middle' transform='rotate(-90 " << l - 35 << ' ' << (t + b) / 2
-      << ")'>" << ylabel << "</text>\n";
+      << "' text-anchor='middle' transform='rotate(-90 " << l - 35 << ' ' << (t + b) / 2 << ")'>"
+      << ylabel << "</text>\n";
   const auto tick = [&](double x, double y, const std::string& label, bool horizontal) {
     out << "<text x='" << x << "' y='" << y << "' font-size='10' text-anchor='"
         << (horizontal ? "middle" : "end") << "'>" << label << "</text>\n";
@@ -63,7 +67,8 @@ std::string loss_panel(const std::vector<double>& losses) {
     points.push_back({static_cast<double>(i), y});
     lo = std::min(lo, y), hi = std::max(hi, y);
   }
-  const Axes a{0, std::max<double>(1, losses.size() - 1), std::floor(lo), std::ceil(hi) + 1e-9, 0, 0};
+  const Axes a{0, std::max<double>(1, losses.size() - 1), std::floor(lo), std::ceil(hi) + 1e-9, 0,
+               0};
   return frame(a, "loss per iteration", "Adam iteration", "log10 loss (m^2)") +
          polyline(a, points, "#1f77b4");
 }
@@ -73,7 +78,8 @@ std::string path_panel(const PathPlot& p) {
   double y0 = std::min(p.obstacle[1], p.target[1]), y1 = std::max(p.obstacle[3], p.target[1]);
   for (const auto* path : {&p.first_path, &p.final_path})
     for (const auto& q : *path)
-      x0 = std::min(x0, q[0]), x1 = std::max(x1, q[0]), y0 = std::min(y0, q[1]), y1 = std::max(y1, q[1]);
+      x0 = std::min(x0, q[0]), x1 = std::max(x1, q[0]), y0 = std::min(y0, q[1]),
+      y1 = std::max(y1, q[1]);
   const double span = std::max(x1 - x0, y1 - y0) + 0.2;  // equal scales on both axes
   const double cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
   const Axes a{cx - span / 2, cx + span / 2, cy - span / 2, cy + span / 2, kPanel, 0};
@@ -86,7 +92,8 @@ std::string path_panel(const PathPlot& p) {
   out << "<circle cx='" << a.px(p.target[0]) << "' cy='" << a.py(p.target[1])
       << "' r='5' fill='none' stroke='green' stroke-width='2'/>\n";
   out << "<text x='" << kPanel + kMargin << "' y='" << kPanel - 5
-      << "' font-size='10'>grey: first iterate, red: optimised, green: target, box: obstacle</text>\n";
+      << "' font-size='10'>grey: first iterate, red: optimised, green: target, box: "
+         "obstacle</text>\n";
   return out.str();
 }
 
@@ -94,8 +101,8 @@ std::string path_panel(const PathPlot& p) {
 
 bool write_svg(const std::string& path, const std::vector<double>& losses, const PathPlot& plot) {
   std::ofstream out(path);
-  out << "<svg xmlns='http://www.w3.org/2000/svg' width='" << 2 * kPanel << "' height='"
-      << kPanel << "' font-family='sans-serif' font-size='12'>\n<rect width='100%' "
+  out << "<svg xmlns='http://www.w3.org/2000/svg' width='" << 2 * kPanel << "' height='" << kPanel
+      << "' font-family='sans-serif' font-size='12'>\n<rect width='100%' "
       << "height='100%' fill='white'/>\n"
       << loss_panel(losses) << path_panel(plot) << "</svg>\n";
   return static_cast<bool>(out);
