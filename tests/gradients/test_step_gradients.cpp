@@ -1,6 +1,6 @@
 // Single-step gradients (the backward step, codegen/solver/talon_adjoint.h) against central
 // differences: an impulsive contact, a sliding box (the frozen-W shortcut's failure case),
-// the wheeled robot's sticking wheels.
+// the wheeled robot's sticking wheels, a sliding wheel.
 #include "gradients/gradient_fixtures.h"
 
 namespace talon {
@@ -111,6 +111,45 @@ TEST_CASE("gradients: the wheeled robot's sticking wheels at h = 0.1, to 0.4 %",
     const testing::Comparison c = testing::compare_gradients(sim, r, inputs);
     CHECK(c.max_relative_error(1e-2) < 4e-3);
   }
+}
+
+// A free wheel (the robot's: radius 0.08 m, half-width 0.02 m, 0.5 kg) standing on the floor
+// and spinning at 20 rad/s: its rim slips at 1.6 m/s, and at μ = 0.3 it still slips at the end
+// of a 0.1 s step (friction changes v by μgh = 0.29 m/s and ωr by 0.59 m/s). The robot's own
+// wheels only slide while its steps split (issue #4), so the sliding wheel stands alone.
+TEST_CASE("gradients: a sliding wheel at h = 0.1, every wheel DOF to 0.4 %", "[gradients]") {
+  const Simulator sim = testing::make_simulator(testing::model_from_mjcf(R"(
+<mujoco model="sliding_wheel">
+  <option timestep="0.1"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="0 0 1" friction="0.3"/>
+    <body name="wheel" pos="0 0 0.08">
+      <freejoint/>
+      <geom name="wheel" type="cylinder" size="0.08 0.02" euler="90 0 0" mass="0.5"
+            friction="0.2"/>
+    </body>
+  </worldbody>
+</mujoco>)"),
+                                                testing::gradient_options());
+  Rollout base;
+  base.h = 0.1;
+  base.steps = 1;
+  base.initial = [](runtime::WorldBatch& w, int i) { w.u_of(i)[4] = 20; };
+  std::vector<Input> inputs = testing::state_inputs(1);
+  inputs.push_back({Input::Param, param_index(sim, "mass:wheel")});
+  inputs.push_back({Input::Param, param_index(sim, "friction:floor")});  // the pair's μ (max)
+  for (const Rollout& r : one_entry_losses(base, {0, 1, 2}, {0, 1, 2, 3, 4, 5}, 7, 6)) {
+    const testing::Comparison c = testing::compare_gradients(sim, r, inputs);
+    CHECK(c.max_relative_error(1e-2) < 4e-3);
+  }
+  // Still sliding at the end of the step: the contact point's velocity v + ω × (−r ẑ) =
+  // v_x − rω_y is −(1.6 − μgh (1 + m r²/I)) = −0.72 m/s (Coulomb friction at μ m g all step).
+  runtime::WorldBatch w = sim.make_worlds(1);
+  w.u_of(0)[4] = 20;
+  sim.step(w, 0.1);
+  const double slip = w.u_of(0)[0] - 0.08 * w.u_of(0)[4];
+  const double coulomb = 0.3 * 9.81 * 0.1 * (1 + 0.5 * 0.08 * 0.08 / 0.0016);
+  CHECK_THAT(slip, Catch::Matchers::WithinAbs(-(1.6 - coulomb), 1e-6));
 }
 
 }  // namespace talon
