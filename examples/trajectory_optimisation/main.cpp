@@ -186,6 +186,51 @@ struct Record {
   int unconverged_steps;
 };
 
+struct Optimisation {
+  std::vector<Record> records;  // one per completed iteration
+  Evaluation first, best;
+  std::vector<double> best_ctrl;
+};
+
+// Adam from constant commands; stops early when a rollout cannot be finished even after
+// halving the update kMaxRetries times.
+Optimisation optimise(const Problem& problem, const Settings& s, int nctrl) {
+  Optimisation o;
+  std::vector<double> ctrl(s.steps * nctrl, s.initial_command), previous = ctrl;
+  o.best_ctrl = ctrl;
+  Adam adam;
+  adam.learning_rate = s.learning_rate;
+  adam.lower = -15, adam.upper = 15;  // inside the motors' ctrlrange [-20, 20]
+  const auto start = std::chrono::steady_clock::now();
+  std::printf("%4s %12s %10s %8s %8s %9s\n", "iter", "loss", "distance", "x", "y", "seconds");
+  for (int it = 0; it < s.iterations; ++it) {
+    Evaluation e = problem.evaluate(ctrl);
+    // A rollout the solver cannot finish (#4: a step that diverges even when split) is no
+    // loss value: go back towards the last good commands, halving the update each time.
+    for (int retry = 0; !e.error.empty() && retry < kMaxRetries; ++retry) {
+      std::fprintf(stderr, "iteration %d: %s; halving the update\n", it, e.error.c_str());
+      for (std::size_t i = 0; i < ctrl.size(); ++i) ctrl[i] = (ctrl[i] + previous[i]) / 2;
+      e = problem.evaluate(ctrl);
+    }
+    if (!e.error.empty()) {
+      std::fprintf(stderr, "iteration %d: %s\n", it, e.error.c_str());
+      break;
+    }
+    previous = ctrl;
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::array<double, 2> end = e.path.back();
+    o.records.push_back({it, e.loss, e.distance, end[0], end[1], seconds, e.unconverged_steps});
+    std::printf("%4d %12.6g %10.4f %8.4f %8.4f %9.2f\n", it, e.loss, e.distance, end[0], end[1],
+                seconds);
+    std::fflush(stdout);
+    if (it == 0) o.first = e;
+    if (it == 0 || e.loss < o.best.loss) o.best = e, o.best_ctrl = ctrl;
+    adam.update(ctrl, e.gradient);
+  }
+  return o;
+}
+
 // False when a file could not be written.
 bool write_outputs(const Settings& s, const Simulator& sim, const std::vector<Record>& records,
                    const std::vector<double>& best_ctrl, const Evaluation& first,
@@ -227,12 +272,11 @@ int main(int argc, char** argv) {
   }
   SimulatorOptions options;
   options.threads = 1;
-  // The gradient is that of the step the solver returns: a forward converged far below the
-  // default 1e-6 m/s (as `talon gradient` does), else the adjoint differentiates an
-  // unconverged iterate and Adam climbs instead of descending.
+  // The gradient is that of the iterate the solver returns. With `simulate`'s 16 Newton and
+  // 16 PCR iterations the steps on the obstacle end unconverged, the adjoint differentiates
+  // those iterates and Adam climbs instead of descending; `talon gradient`'s 32 and 64 work.
   options.solver.newton_iterations = 32;
   options.solver.pcr_iterations = 64;
-  options.solver.convergence_tolerance = 1e-6;
   options.solver.max_substep_depth = 6;    // climbing the obstacle's edge splits steps (#4)
   options.solver.adjoint_iterations = 32;  // the unit gets its backward step
   std::fprintf(stderr, "compiling %s (cached after the first run) ...\n", s.model.c_str());
@@ -249,40 +293,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   const Problem problem(*sim, s, body);
-  std::vector<double> ctrl(s.steps * sim->nctrl(), s.initial_command), best_ctrl = ctrl;
-  Adam adam;
-  adam.learning_rate = s.learning_rate;
-  adam.lower = -15, adam.upper = 15;  // inside the motors' ctrlrange [-20, 20]
-  std::vector<Record> records;
-  Evaluation first, best;
-  const auto start = std::chrono::steady_clock::now();
-  std::printf("%4s %12s %10s %8s %8s %9s\n", "iter", "loss", "distance", "x", "y", "seconds");
-  std::vector<double> previous = ctrl;
-  for (int it = 0; it < s.iterations; ++it) {
-    Evaluation e = problem.evaluate(ctrl);
-    // A rollout the solver cannot finish (#4: a step that diverges even when split) is no
-    // loss value: go back towards the last good commands, halving the update each time.
-    for (int retry = 0; !e.error.empty() && retry < kMaxRetries; ++retry) {
-      std::fprintf(stderr, "iteration %d: %s; halving the update\n", it, e.error.c_str());
-      for (std::size_t i = 0; i < ctrl.size(); ++i) ctrl[i] = (ctrl[i] + previous[i]) / 2;
-      e = problem.evaluate(ctrl);
-    }
-    if (!e.error.empty()) {
-      std::fprintf(stderr, "iteration %d: %s\n", it, e.error.c_str());
-      break;
-    }
-    previous = ctrl;
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    records.push_back(
-        {it, e.loss, e.distance, e.path.back()[0], e.path.back()[1], seconds, e.unconverged_steps});
-    std::printf("%4d %12.6g %10.4f %8.4f %8.4f %9.2f\n", it, e.loss, e.distance, e.path.back()[0],
-                e.path.back()[1], seconds);
-    std::fflush(stdout);
-    if (it == 0) first = e;
-    if (it == 0 || e.loss < best.loss) best = e, best_ctrl = ctrl;
-    adam.update(ctrl, e.gradient);
-  }
+  const Optimisation o = optimise(problem, s, sim->nctrl());
+  const std::vector<Record>& records = o.records;
+  const Evaluation &first = o.first, &best = o.best;
+  const std::vector<double>& best_ctrl = o.best_ctrl;
   if (records.empty()) return 1;
   if (!write_outputs(s, *sim, records, best_ctrl, first, best)) {
     std::fprintf(stderr, "cannot write the results to %s\n", s.out_dir.string().c_str());
