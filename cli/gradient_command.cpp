@@ -161,8 +161,7 @@ void print_json(const Simulator& sim, const GradientArgs& args, const Outcome& o
   json.key("unconverged_steps").value(o.unconverged_steps);
   json.key("backward").begin_object();
   json.key("krylov_iterations").value(static_cast<long long>(g.krylov_iterations));
-  json.key("krylov_iterations_per_step")
-      .value(g.backward_steps ? double(g.krylov_iterations) / g.backward_steps : 0.0);
+  json.key("krylov_iterations_per_step").value(g.krylov_iterations_per_step());
   json.key("pcr_iterations").value(static_cast<long long>(g.pcr_iterations));
   json.key("max_adjoint_residual").value(g.max_adjoint_residual);
   json.key("forward_seconds").value(o.forward_seconds);
@@ -200,8 +199,8 @@ void print_text(const Simulator& sim, const GradientArgs& args, const Outcome& o
     std::cout << '\n';
   }
   std::cout << "forward " << o.forward_seconds << " s, backward " << o.backward_seconds << " s ("
-            << (g.backward_steps ? double(g.krylov_iterations) / g.backward_steps : 0.0)
-            << " Krylov iterations per step), tape " << o.tape_bytes << " bytes\n";
+            << g.krylov_iterations_per_step() << " Krylov iterations per step), tape "
+            << o.tape_bytes << " bytes\n";
 }
 
 int gradient(const GradientArgs& args) {

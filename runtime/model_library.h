@@ -25,6 +25,10 @@ class ModelLibrary {
   void impulses(const void* workspace, double* out) const { impulses_(workspace, out); }
   void initial_state(double* q, double* u) const { initial_state_(q, u); }
   std::size_t workspace_size() const { return workspace_size_; }
+  // The same in doubles, rounded up: what a world's workspace takes in a double array.
+  std::size_t workspace_doubles() const {
+    return (workspace_size_ + sizeof(double) - 1) / sizeof(double);
+  }
 
   // The backward step (only in units generated with SolverOptions::adjoint_iterations > 0;
   // see NAME_step_backward in the unit's header).

@@ -192,8 +192,7 @@ Expected<RolloutGradient> Simulator::rollout_backward(const RolloutTape& tape,
   out.dparams.assign(static_cast<std::size_t>(W) * tape.nparam, 0.0);
   out.code.assign(W, 0);
   out.failed_step.assign(W, -1);
-  const std::size_t workspace_doubles =
-      (library_->workspace_size() + sizeof(double) - 1) / sizeof(double);
+  const std::size_t workspace_doubles = library_->workspace_doubles();
   std::vector<long> krylov(W, 0), pcr(W, 0), steps(W, 0);
   std::vector<double> residual(W, 0.0);
   pool_->parallel_for(W, [&](int w) {

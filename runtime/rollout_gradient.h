@@ -33,12 +33,12 @@ struct RolloutTape {
   double h = 0;
   int steps = 0, worlds = 0, checkpoint_every = 1;
   int nq = 0, nv = 0, nctrl = 0, nparam = 0, nwarm = 0;
-  std::vector<double> q, u, warm;      // [checkpoints][worlds][nq | nv | nwarm]
+  std::vector<double> q, u, warm;        // [checkpoints][worlds][nq | nv | nwarm]
   std::vector<double> final_q, final_u;  // [worlds][nq | nv]: the state after the last step
-  std::vector<double> ctrl;            // [steps][worlds][nctrl]
-  std::vector<double> params;          // [worlds][nparam]
-  std::vector<uint8_t> status;         // [worlds] WorldStatus bits the forward ended with
-  std::vector<uint8_t> step_status;    // [steps][worlds] each step's WorldStatus bits
+  std::vector<double> ctrl;              // [steps][worlds][nctrl]
+  std::vector<double> params;            // [worlds][nparam]
+  std::vector<uint8_t> status;           // [worlds] WorldStatus bits the forward ended with
+  std::vector<uint8_t> step_status;      // [steps][worlds] each step's WorldStatus bits
 
   int checkpoints() const { return steps == 0 ? 0 : (steps - 1) / checkpoint_every + 1; }
   // Bytes the tape holds per world (stored states, warm starts, controls, parameters).
@@ -57,13 +57,17 @@ struct RolloutGradient {
   std::vector<double> dq0, du0;  // [worlds][nq | nv]: the initial state
   std::vector<double> dctrl;     // [steps][worlds][nctrl]
   std::vector<double> dparams;   // [worlds][nparam]
-  std::vector<int> code;         // [worlds] 0, or the NAME_STEP_* code a recomputed step failed with
-  std::vector<int> failed_step;  // [worlds] the step that failed (−1: none)
-  long krylov_iterations = 0;    // FGMRES iterations of every backward step, all worlds
-  long pcr_iterations = 0;       // PCR iterations inside them
-  long backward_steps = 0;       // backward steps taken, all worlds
-  double max_adjoint_residual = 0;     // the largest relative residual of an adjoint solve
+  std::vector<int> code;  // [worlds] 0, or the NAME_STEP_* code a recomputed step failed with
+  std::vector<int> failed_step;          // [worlds] the step that failed (−1: none)
+  long krylov_iterations = 0;            // FGMRES iterations of every backward step, all worlds
+  long pcr_iterations = 0;               // PCR iterations inside them
+  long backward_steps = 0;               // backward steps taken, all worlds
+  double max_adjoint_residual = 0;       // the largest relative residual of an adjoint solve
   std::size_t peak_bytes_per_world = 0;  // tape + the recomputed stretch, per world
+
+  double krylov_iterations_per_step() const {
+    return backward_steps ? double(krylov_iterations) / backward_steps : 0.0;
+  }
 };
 
 }  // namespace talon

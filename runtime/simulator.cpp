@@ -80,7 +80,7 @@ runtime::WorldBatch Simulator::make_worlds(int count) const {
   w.ctrl.assign(static_cast<std::size_t>(w.count) * w.nctrl, 0.0);
   w.status.assign(w.count, runtime::kWorldOk);
   w.stats.assign(static_cast<std::size_t>(w.count) * w.nstats, 0.0);
-  w.workspace_doubles = (library_->workspace_size() + sizeof(double) - 1) / sizeof(double);
+  w.workspace_doubles = library_->workspace_doubles();
   w.workspace.assign(static_cast<std::size_t>(w.count) * w.workspace_doubles, 0.0);
   for (int i = 0; i < w.count; ++i) library_->workspace_init(w.workspace_of(i));
   return w;

@@ -35,11 +35,7 @@ TEST_CASE("gradients: a box sliding the whole rollout, and sliding then sticking
           "[gradients][friction]") {
   const Simulator sim = testing::make_simulator(testing::shipped_model("sliding_box.xml"),
                                                 testing::gradient_options());
-  const int box_friction = [&] {
-    for (std::size_t i = 0; i < sim.program().param_info.size(); ++i)
-      if (sim.program().param_info[i].name == "friction:box") return static_cast<int>(i);
-    return -1;
-  }();
+  const int box_friction = testing::param_index(sim, "friction:box");
   const int floor_friction = box_friction - 1;
   REQUIRE(sim.program().param_info[floor_friction].name == "friction:floor");
   Rollout r;
@@ -85,8 +81,12 @@ TEST_CASE("gradients: cart-pole over 50 steps, to 1.6 %", "[gradients]") {
   for (int k = 0; k < 50; k += 7) inputs.push_back({Input::Ctrl, 0, k});
   inputs.push_back({Input::U0, 0});
   inputs.push_back({Input::U0, 10});
-  SECTION("the cart's final position") { r.wq.assign(14, 0.0), r.wq[0] = 1; }
-  SECTION("the pole's final velocity") { r.wu.assign(12, 0.0), r.wu[6] = 1, r.wu[8] = 0.5; }
+  SECTION("the cart's final position") {
+    r.wq.assign(14, 0.0), r.wq[0] = 1;
+  }
+  SECTION("the pole's final velocity") {
+    r.wu.assign(12, 0.0), r.wu[6] = 1, r.wu[8] = 0.5;
+  }
   const testing::Comparison c = testing::compare_gradients(sim, r, inputs);
   CHECK(c.max_relative_error(1e-3) < 0.016);
   CHECK(c.cosine() > 0.9999);
@@ -106,8 +106,8 @@ TEST_CASE("gradients: the wheeled robot's 20-step drive ramp, every few steps' c
       for (double& c : w.ctrl_of(i)) c = 0.5 * std::min(k + 1, 10);
   };
   r.wq.assign(35, 0.0);
-  r.wq[0] = 1;     // the chassis' final x
-  r.wq[1] = 0.3;   // and y
+  r.wq[0] = 1;    // the chassis' final x
+  r.wq[1] = 0.3;  // and y
   r.wu.assign(30, 0.0);
   r.wu[10] = 0.1;  // the left wheel's spin
   std::vector<Input> inputs;

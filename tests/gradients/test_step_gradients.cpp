@@ -7,14 +7,8 @@ namespace talon {
 namespace {
 
 using testing::Input;
+using testing::param_index;
 using testing::Rollout;
-
-int param_index(const Simulator& sim, const std::string& name) {
-  for (std::size_t i = 0; i < sim.program().param_info.size(); ++i)
-    if (sim.program().param_info[i].name == name) return static_cast<int>(i);
-  FAIL("no parameter " << name);
-  return -1;
-}
 
 // The loss picks one entry of the final state; one rollout per picked entry.
 std::vector<Rollout> one_entry_losses(const Rollout& base, const std::vector<int>& q_entries,

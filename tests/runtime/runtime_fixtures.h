@@ -39,6 +39,14 @@ inline const char* const kSpinner = R"(
   <actuator><velocity name="motor" joint="spin" kv="2"/></actuator>
 </mujoco>)";
 
+// The index of the simulator's parameter `name` (e.g. "mass:box"); fails the test if none.
+inline int param_index(const Simulator& sim, const std::string& name) {
+  for (int i = 0; i < sim.nparam(); ++i)
+    if (sim.program().param_info[i].name == name) return i;
+  FAIL("no parameter " << name);
+  return -1;
+}
+
 inline Model shipped_model(const std::string& file, const LoadOptions& options = {}) {
   Expected<Model> model = load_model(std::string(TALON_MODELS_DIR) + "/" + file, options);
   INFO(model.diagnostics().format());

@@ -12,13 +12,7 @@ namespace talon {
 namespace {
 
 using testing::make_simulator;
-
-int param_index(const Simulator& sim, const std::string& name) {
-  for (int i = 0; i < sim.nparam(); ++i)
-    if (sim.program().param_info[i].name == name) return i;
-  FAIL("no parameter " << name);
-  return -1;
-}
+using testing::param_index;
 
 }  // namespace
 
