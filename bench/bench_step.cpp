@@ -82,6 +82,12 @@ bool talon_run(const Scene& scene, int worlds, Run& out) {
   return true;
 }
 
+// MuJoCo's default warning handler appends to MUJOCO_LOG.TXT in the current directory (a
+// file left in the checkout by every run); its warnings go to stderr instead.
+void mujoco_warning_to_stderr(const char* message) {
+  std::fprintf(stderr, "MuJoCo warning: %s\n", message);
+}
+
 bool mujoco_run(const Scene& scene, double h, Run& out) {
   char error[1000] = "";
   mjModel* m = mj_loadXML(scene.path.c_str(), nullptr, error, sizeof error);
@@ -137,6 +143,7 @@ std::vector<Scene> scenes(const std::string& models) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  mju_user_warning = mujoco_warning_to_stderr;
   int worlds = 64;
   for (int i = 1; i + 1 < argc; ++i)
     if (std::strcmp(argv[i], "--worlds") == 0) worlds = std::atoi(argv[i + 1]);
