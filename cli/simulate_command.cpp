@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/newton_trace_report.h"
 #include "cli/world_setup.h"
 #include "common/json.h"
 #include "runtime/control_table.h"
@@ -28,6 +29,7 @@ struct SimulateArgs {
   std::string keyframe, ctrl_file, out_file;
   int worlds = 1;
   bool json = false;
+  int trace_step = 0;  // > 0: trace the Newton iterates of this step (1 = the first)
   codegen::SolverOptions solver;
 };
 
@@ -43,6 +45,8 @@ struct RunReport {
   long long substeps = 0;  // over every step and world (steps × worlds when none split)
   bool from_cache = false;
   runtime::JointState joints;  // world 0, unwrapped over the run
+  int trace_step = 0;
+  std::optional<NewtonTrace> trace;  // world 0's step trace_step
 };
 
 using Clock = std::chrono::steady_clock;
@@ -118,6 +122,10 @@ Expected<RunReport> run(const Simulator& sim, const SimulateArgs& args, runtime:
   report.dt = args.dt > 0 ? args.dt : sim.model().timestep;
   report.steps =
       args.steps >= 0 ? args.steps : static_cast<int>(std::llround(args.time / report.dt));
+  if (args.trace_step > report.steps)
+    return Diagnostics::single_error("--trace-step " + std::to_string(args.trace_step) +
+                                     " is beyond the run's " + std::to_string(report.steps) +
+                                     " steps");
   std::unique_ptr<std::ofstream> csv;
   if (!args.out_file.empty()) {
     csv = std::make_unique<std::ofstream>(args.out_file);
@@ -132,7 +140,14 @@ Expected<RunReport> run(const Simulator& sim, const SimulateArgs& args, runtime:
   for (int k = 0; k < report.steps; ++k) {
     if (controls)
       for (int w = 0; w < worlds.count; ++w) runtime::controls_at(*controls, k, worlds.ctrl_of(w));
+    const bool traced = k + 1 == args.trace_step;
+    if (traced) sim.set_trace(worlds, 0, true);
     sim.step(worlds, report.dt);
+    if (traced) {
+      report.trace = sim.newton_trace(worlds, 0);
+      report.trace_step = args.trace_step;
+      sim.set_trace(worlds, 0, false);
+    }
     const std::vector<double> gaps = sim.min_contact_gaps(worlds);
     record_step(worlds, gaps, report);
     if (csv) write_csv_row(*csv, k + 1, (k + 1) * report.dt, worlds, gaps[0]);
@@ -225,6 +240,7 @@ void print_json(const Simulator& sim, runtime::WorldBatch& worlds, const RunRepo
     json.end_object();
   }
   json.end_array();
+  if (r.trace) write_newton_trace(json, sim, *r.trace, r.trace_step);
   json.end_object();
   std::cout << json.str() << '\n';
 }
@@ -255,6 +271,7 @@ void print_text(const Simulator& sim, runtime::WorldBatch& worlds, const RunRepo
     std::cout << "  " << std::left << std::setw(20) << m.sim_name[b] << std::right << " "
               << body.pos.x() << " " << body.pos.y() << " " << body.pos.z() << '\n';
   }
+  if (r.trace) print_newton_trace(std::cout, sim, *r.trace, r.trace_step);
 }
 
 int simulate(const SimulateArgs& args) {
@@ -264,8 +281,10 @@ int simulate(const SimulateArgs& args) {
     std::cerr << "talon simulate: --worlds must be >= 1 and --dt a positive number\n";
     return 2;
   }
+  codegen::SolverOptions solver = args.solver;
+  if (args.trace_step > 0) solver.trace_capacity = trace_capacity_for(solver);
   std::optional<CliSimulation> setup =
-      create_simulation(std::move(*model), args.ctrl_file, args.solver, args.json);
+      create_simulation(std::move(*model), args.ctrl_file, solver, args.json);
   if (!setup) return 1;
   const Simulator* sim = &setup->sim;
   const runtime::ControlTable* controls = setup->controls.get();
@@ -316,6 +335,12 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
                       "CSV trajectory of world 0: body poses (COM, quaternion) and solver "
                       "statistics per step");
   command->add_flag("--json", args->json, "Print one JSON object instead of text");
+  command
+      ->add_option("--trace-step", args->trace_step,
+                   "Also print every Newton iterate of step N (1 = the first) of world 0: each "
+                   "attempt's h, the merit, the residual per block and the bodies whose momentum "
+                   "balance fails most (why a step splits into substeps or diverges)")
+      ->check(CLI::PositiveNumber);
   add_solver_args(*command, args->solver);
   command->callback([args, &exit_code, time, steps] {
     if (time->count() == 0 && steps->count() == 0) {

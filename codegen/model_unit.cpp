@@ -2,6 +2,8 @@
 // the unit together (header, kernels, configuration, loops, tables, API).
 #include "codegen/model_unit.h"
 
+#include <algorithm>
+
 #include "codegen/c_renderer.h"
 #include "codegen/cuda_renderer.h"
 #include "codegen/model_unit_parts.h"
@@ -168,6 +170,8 @@ Expected<Layout> compute_layout(const ir::ResidualProgram& p, const SolverOption
     }
   }
   if (solver.adjoint_iterations > 0) backward_layout(p, solver, check, l);
+  l.trace_capacity = std::max(solver.trace_capacity, 0);
+  l.trace_width = kTraceBlockResiduals + l.nblocks + 2 * l.nsim;
   if (check.diagnostics().has_errors()) return check.diagnostics();
   return l;
 }
@@ -265,6 +269,8 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
   out.ncontacts = layout->nnormal;
   out.nstats = kStatBlockResiduals + layout->nblocks;
   out.block_names = layout->block_names;
+  out.trace_capacity = layout->trace_capacity;
+  out.trace_width = layout->trace_capacity > 0 ? layout->trace_width : 0;
   const std::string header = unit::header_text(model, program, *layout, options, !cuda);
   if (!cuda) out.header = header;
   // The loops' prelude defines talon_real, which the tables use; the loops read the tables.
@@ -272,7 +278,8 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
                solver_prelude_text() + "\n" + unit::table_text(model, program, *layout, options) +
                "\n" + solver_loop_text() + "\n" +
                (cuda ? unit::cuda_entry_text(options) : unit::c_api_text(options)) +
-               (!cuda && layout->adjoint > 0 ? "\n" + unit::c_backward_api_text(options) : "");
+               (!cuda && layout->adjoint > 0 ? "\n" + unit::c_backward_api_text(options) : "") +
+               (!cuda && layout->trace_capacity > 0 ? "\n" + unit::c_trace_api_text(options) : "");
   return out;
 }
 

@@ -15,6 +15,8 @@
 //   void NAME_impulses(const NAME_workspace*, NAME_real out[NAME_NROWS])  the last step's λ
 //   void NAME_contact_gaps(NAME_workspace*, NAME_real gaps[NAME_NCONTACTS])
 //   long NAME_workspace_size(void)
+//   void NAME_set_trace(ws, on), int NAME_trace(ws, out)   the Newton trace, in units
+//                                                          generated with a trace capacity
 // q per body: x, y, z (world position of its centre of mass), qw, qx, qy, qz (orientation of
 // its frame); u per body: v (COM velocity), ω (angular velocity), both in the world frame.
 // The header lists the bodies, controls, parameters and row blocks in order.
@@ -75,6 +77,10 @@ struct SolverOptions {
   int adjoint_iterations = 0;
   int adjoint_restarts = 8;
   double adjoint_tolerance = 1e-8;
+  // > 0: the unit can record every Newton iterate of a step (NAME_set_trace, NAME_trace), up
+  // to this many per step: to see why a step did not converge. 0: no trace (no code, no
+  // workspace memory).
+  int trace_capacity = 0;
 };
 
 enum class UnitTarget { C, Cuda };
@@ -96,6 +102,7 @@ struct ModelUnit {
   int nq = 0, nv = 0, nctrl = 0, nparam = 0, nrows = 0;
   int ncontacts = 0;                     // contact normal rows (NAME_contact_gaps)
   int nstats = 0;                        // values of NAME_step_statistics
+  int trace_capacity = 0, trace_width = 0;  // NAME_trace: entries per step, values per entry
   std::vector<std::string> block_names;  // residual blocks, "dynamics" first
 };
 
@@ -113,6 +120,15 @@ enum StepStatistic {
   kStatMerit = 4,             // merit of the returned iterate ((m/s)²)
   kStatSubsteps = 5,          // substeps taken (1 = the step was not split)
   kStatBlockResiduals = 6,    // then one √Σ squares per block (block_names order)
+};
+
+// Indices into one entry of NAME_trace (an iterate of one attempt of a step).
+enum TraceValue {
+  kTraceH = 0,               // the attempt's step size (h, or a substep of it)
+  kTraceIterate = 1,         // k (0 = the initial guess)
+  kTraceMerit = 2,           // the iterate's merit ((m/s)²)
+  kTraceBlockResiduals = 3,  // then √Σ squares per block (block_names order), then per body
+                             // |M̃⁻¹ r_dyn| of its linear and of its angular part
 };
 
 }  // namespace talon::codegen

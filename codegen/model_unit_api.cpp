@@ -109,6 +109,23 @@ std::string c_backward_api_text(const ModelUnitOptions& options) {
          "}\n";
 }
 
+std::string c_trace_api_text(const ModelUnitOptions& options) {
+  const std::string& n = options.name;
+  return "void " + n + "_set_trace(" + n +
+         "_workspace* ws, int on) {\n"
+         "  ws->trace_on = on != 0;\n"
+         "  ws->trace_count = 0;\n"
+         "}\n\n"
+         "int " +
+         n + "_trace(const " + n + "_workspace* ws, " + n +
+         "_real out[]) {\n"
+         "  const int stored = ws->trace_count < TALON_TRACE_CAPACITY ? ws->trace_count\n"
+         "                                                           : TALON_TRACE_CAPACITY;\n"
+         "  talon_copy(out, ws->trace, stored * TALON_TRACE_WIDTH);\n"
+         "  return ws->trace_count;\n"
+         "}\n";
+}
+
 std::string cuda_entry_text(const ModelUnitOptions& options) {
   const std::string& n = options.name;
   const std::string r = n + "_real";

@@ -150,6 +150,10 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
         << "  struct { int krylov_iterations, pcr_iterations; " << name
         << "_real residual; } adj_stats;\n";
   }
+  if (layout.trace_capacity > 0)
+    out << "  /* the Newton trace (" << name << "_set_trace, " << name << "_trace) */\n"
+        << "  " << name << "_real trace[" << layout.trace_capacity * layout.trace_width << "];\n"
+        << "  int trace_on, trace_count;\n";
   out << "  " << name << "_real warm_h;\n  int warm_valid;\n  " << name << "_stats stats;\n}"
       << " " << name << "_workspace;\n";
   return out.str();
@@ -246,6 +250,29 @@ std::string backward_prototypes(const std::string& n) {
          n + "_backward_statistics(const " + n + "_workspace* ws, " + r + " out[3]);\n";
 }
 
+std::string trace_prototypes(const std::string& n) {
+  const std::string r = n + "_real";
+  return "\n/* ---- The Newton trace (why a step did or did not converge) ---- */\n"
+         "/* on != 0: every following step records each Newton iterate of each attempt (the\n"
+         "   step, and any substeps it was split into), " +
+         n + "_TRACE_WIDTH values per iterate:\n"
+         "   the attempt's h, the iterate k (0 = the initial guess), its merit ((m/s)^2), the\n"
+         "   block residuals (" +
+         n + "_NBLOCKS, as in " + n +
+         "_stats), then per body |M^-1 r_dyn| of its linear and\n"
+         "   of its angular part (m/s, rad/s): the body whose momentum balance fails. */\n"
+         "void " +
+         n + "_set_trace(" + n +
+         "_workspace* ws, int on);\n"
+         "/* Copies the last step's iterates into out[" +
+         n + "_TRACE_CAPACITY * " + n +
+         "_TRACE_WIDTH] and returns how many\n"
+         "   the step had (only the first " +
+         n + "_TRACE_CAPACITY are kept). */\n"
+         "int " +
+         n + "_trace(const " + n + "_workspace* ws, " + r + " out[]);\n";
+}
+
 }  // namespace
 
 std::string comment_text(const std::string& text) {
@@ -279,10 +306,15 @@ std::string header_text(const Model& model, const ir::ResidualProgram& program,
   define(out, n, "STEP_BAD_STEP", 2, "h is not a positive finite number");
   define(out, n, "STEP_DIVERGED", 3, "Newton diverged even at the finest substep");
   if (layout.adjoint > 0) define(out, n, "NWARM", layout.nrows + 1, "warm start: impulses, h");
+  if (layout.trace_capacity > 0) {
+    define(out, n, "TRACE_CAPACITY", layout.trace_capacity, "iterates a step's trace keeps");
+    define(out, n, "TRACE_WIDTH", layout.trace_width, "values per traced iterate");
+  }
   out << "\n" << types(layout, n, c_type_name(options.precision));
   if (declarations)
     out << "\n"
         << prototypes(n) << (layout.adjoint > 0 ? backward_prototypes(n) : "")
+        << (layout.trace_capacity > 0 ? trace_prototypes(n) : "")
         << "\n#ifdef __cplusplus\n}\n#endif\n";
   out << "\n#endif /* " << n << "_H_INCLUDED */\n";
   return out.str();

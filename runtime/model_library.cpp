@@ -36,6 +36,10 @@ Expected<ModelLibrary> ModelLibrary::load(CompiledLibrary library, const std::st
   bind(lib, name + "_set_warm_start", out.set_warm_start_, missing);
   bind(lib, name + "_backward_statistics", out.backward_statistics_, missing);
   if (missing.has_errors()) out.step_backward_ = nullptr;
+  Diagnostics no_trace;  // optional too
+  bind(lib, name + "_set_trace", out.set_trace_, no_trace);
+  bind(lib, name + "_trace", out.trace_, no_trace);
+  if (no_trace.has_errors()) out.trace_ = nullptr;
   out.workspace_size_ = static_cast<std::size_t>(workspace_size());
   return out;
 }

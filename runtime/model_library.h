@@ -46,6 +46,11 @@ class ModelLibrary {
     backward_statistics_(workspace, out);
   }
 
+  // The Newton trace (only in units generated with SolverOptions::trace_capacity > 0; see
+  // NAME_set_trace and NAME_trace in the unit's header).
+  bool has_trace() const { return trace_ != nullptr; }
+  void set_trace(void* workspace, bool on) const { set_trace_(workspace, on ? 1 : 0); }
+  int trace(const void* workspace, double* out) const { return trace_(workspace, out); }
   bool from_cache() const { return library_.from_cache; }
   double build_seconds() const { return library_.build_seconds; }
   const std::filesystem::path& path() const { return library_.path; }
@@ -65,6 +70,8 @@ class ModelLibrary {
   void (*warm_start_)(const void*, double*) = nullptr;
   void (*set_warm_start_)(void*, const double*) = nullptr;
   void (*backward_statistics_)(const void*, double*) = nullptr;
+  void (*set_trace_)(void*, int) = nullptr;
+  int (*trace_)(const void*, double*) = nullptr;
   std::size_t workspace_size_ = 0;
 };
 

@@ -134,6 +134,36 @@ std::vector<double> Simulator::impulses(runtime::WorldBatch& worlds, int w) cons
   return out;
 }
 
+void Simulator::set_trace(runtime::WorldBatch& worlds, int w, bool on) const {
+  TALON_INTERNAL_ASSERT(has_trace(), "set_trace on a unit generated without a trace capacity");
+  library_->set_trace(worlds.workspace_of(w), on);
+}
+
+NewtonTrace Simulator::newton_trace(runtime::WorldBatch& worlds, int w) const {
+  TALON_INTERNAL_ASSERT(has_trace(), "newton_trace on a unit generated without a trace capacity");
+  const int width = unit_.trace_width, nblocks = static_cast<int>(unit_.block_names.size());
+  std::vector<double> values(static_cast<std::size_t>(unit_.trace_capacity) * width);
+  const int count = library_->trace(worlds.workspace_of(w), values.data());
+  NewtonTrace out;
+  const int kept = std::min(count, unit_.trace_capacity);
+  out.dropped = count - kept;
+  for (int i = 0; i < kept; ++i) {
+    const double* e = values.data() + static_cast<std::size_t>(i) * width;
+    const double* blocks = e + codegen::kTraceBlockResiduals;
+    NewtonIterate it;
+    it.h = e[codegen::kTraceH];
+    it.k = static_cast<int>(e[codegen::kTraceIterate]);
+    it.merit = e[codegen::kTraceMerit];
+    it.block_residual.assign(blocks, blocks + nblocks);
+    for (const double* body = blocks + nblocks; body < e + width; body += 2) {
+      it.body_linear.push_back(body[0]);
+      it.body_angular.push_back(body[1]);
+    }
+    out.iterates.push_back(std::move(it));
+  }
+  return out;
+}
+
 std::vector<double> Simulator::min_contact_gaps(runtime::WorldBatch& worlds) const {
   std::vector<double> out(worlds.count, std::numeric_limits<double>::infinity());
   if (unit_.ncontacts == 0) return out;

@@ -36,6 +36,22 @@ namespace talon {
 // twice, and without it the three-wheeler's internal friction impulses grew without bound.
 ir::LowerOptions default_lower_options();
 
+// One Newton iterate of a traced step (Simulator::newton_trace).
+struct NewtonIterate {
+  double h = 0;                                   // the attempt's step size: h or a substep
+  int k = 0;                                      // 0 = the initial guess
+  double merit = 0;                               // (m/s)²
+  std::vector<double> block_residual;             // ModelUnit::block_names order
+  std::vector<double> body_linear, body_angular;  // |M̃⁻¹ r_dyn| per body (m/s, rad/s)
+};
+
+// Every Newton iterate of every attempt of one step, in order: a split step lists its failed
+// attempt at h, then its substeps' attempts.
+struct NewtonTrace {
+  std::vector<NewtonIterate> iterates;
+  int dropped = 0;  // iterates beyond the unit's trace capacity (not kept)
+};
+
 struct SimulatorOptions {
   // fold_params = true gives faster code but no per-world θ.
   ir::LowerOptions lower = default_lower_options();
@@ -76,6 +92,11 @@ class Simulator {
   // for a non-finite world), computed on the thread pool.
   std::vector<double> min_contact_gaps(runtime::WorldBatch& worlds) const;
 
+  // The Newton trace (the unit needs SolverOptions::trace_capacity > 0): while it is on for
+  // world w, each step of w records its iterates; newton_trace returns the last step's.
+  bool has_trace() const { return library_->has_trace(); }
+  void set_trace(runtime::WorldBatch& worlds, int w, bool on) const;
+  NewtonTrace newton_trace(runtime::WorldBatch& worlds, int w) const;
   // Gradients (runtime/rollout_gradient.h; the unit needs SolverOptions::adjoint_iterations
   // > 0). record_rollout steps like rollout() and keeps the tape; checkpoint_every = k stores
   // every k-th state only (k ≥ 1).

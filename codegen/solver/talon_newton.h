@@ -31,7 +31,8 @@ R"talon_c(
  *                TALON_KRYLOV_SWITCH (merit ratio above which the next update is exact),
  *                TALON_MAX_ROTATION (rad of turn per body and Newton update),
  *                TALON_MAX_SUBSTEP_DEPTH (halvings of an unconverged step, talon_step_world),
- *                TALON_DIVERGED_MERIT (an unconverged finest substep above it fails the step)
+ *                TALON_DIVERGED_MERIT (an unconverged finest substep above it fails the step),
+ *                TALON_TRACE_CAPACITY, TALON_TRACE_WIDTH (the Newton trace; 0: none)
  *   workspace    talon_workspace (the public NAME_workspace) with the arrays used below.
  *
  * The Newton system and its signs (derived once here; tests/physics check the result).
@@ -155,6 +156,31 @@ static TALON_CALLABLE void talon_initial_iterate(talon_workspace* ws) {
   talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, ws->body_a);
   for (j = 0; j < TALON_NV; ++j) u[j] -= ws->body_a[j];
 }
+
+#if TALON_TRACE_CAPACITY > 0
+/* Records iterate k of the current attempt while tracing (NAME_set_trace): h, k, its merit,
+ * the block residuals and per body |M̃⁻¹ r_dyn| (linear, angular), from what talon_merit left
+ * in ws->block_now and ws->body_a. Iterates beyond the capacity are counted, not kept. */
+static TALON_CALLABLE void talon_trace_iterate(talon_workspace* ws, int k, talon_real merit) {
+  talon_real *entry, *body;
+  int i, b;
+  if (!ws->trace_on) return;
+  if (ws->trace_count >= TALON_TRACE_CAPACITY) {
+    ++ws->trace_count;
+    return;
+  }
+  entry = ws->trace + ws->trace_count++ * TALON_TRACE_WIDTH;
+  body = entry + 3 + TALON_NBLOCKS;
+  entry[0] = ws->in[TALON_IN_H];
+  entry[1] = (talon_real)k;
+  entry[2] = merit;
+  for (i = 0; i < TALON_NBLOCKS; ++i) entry[3 + i] = TALON_SQRT(ws->block_now[i]);
+  for (b = 0; b < TALON_NSIM; ++b) {
+    body[2 * b] = TALON_SQRT(talon_dot(ws->body_a + 6 * b, ws->body_a + 6 * b, 3));
+    body[2 * b + 1] = TALON_SQRT(talon_dot(ws->body_a + 6 * b + 3, ws->body_a + 6 * b + 3, 3));
+  }
+}
+#endif
 
 /* The frozen-W Newton direction's Δλ into ws->pcr_x. Returns the PCR iterations. */
 static TALON_CALLABLE int talon_frozen_direction(talon_workspace* ws) {
@@ -290,6 +316,9 @@ static TALON_CALLABLE int talon_solve(talon_workspace* ws) {
     talon_real merit;
     talon_kernel_residual(ws->in, ws->res);
     merit = talon_merit(ws, ws->block_now);
+#if TALON_TRACE_CAPACITY > 0
+    talon_trace_iterate(ws, k, merit);
+#endif
     if (!talon_finite(merit)) break; /* every later iterate would inherit the NaN */
     if (k >= k_first && (!have_best || merit < best)) {
       best = merit;
@@ -376,6 +405,9 @@ static TALON_CALLABLE int talon_step_world(talon_workspace* ws, talon_real* q, t
 #if TALON_BACKWARD
   ws->rec_count = 0;
 #endif
+#if TALON_TRACE_CAPACITY > 0
+  ws->trace_count = 0;
+#endif
   if (!(h > 0) || !talon_finite(h)) return TALON_STEP_BAD_STEP;
   talon_copy(in + TALON_IN_Q_MINUS, q, TALON_NQ);
   talon_copy(in + TALON_IN_U_MINUS, u, TALON_NV);
@@ -437,6 +469,9 @@ static TALON_CALLABLE void talon_reset(talon_workspace* ws) {
   ws->stats.substeps = 0;
   ws->stats.merit = 0;
   talon_fill(ws->stats.block_residual, 0, TALON_NBLOCKS);
+#if TALON_TRACE_CAPACITY > 0
+  ws->trace_count = 0;
+#endif
 }
 
 /* The signed gap (m, negative = penetration) of every contact normal row at the end of the

@@ -66,6 +66,25 @@ TEST_CASE("talon simulate reports the run as JSON", "[runtime][cli]") {
         std::string::npos);
 }
 
+TEST_CASE("talon simulate --trace-step prints the Newton iterates of one step", "[runtime][cli]") {
+  ::setenv("TALON_CACHE_DIR", testing::test_cache_directory().c_str(), 1);
+  const std::string run = model_path("sliding_box.xml") + " --keyframe launched --steps 3 --dt 0.1";
+  const CliResult text = simulate(run + " --trace-step 2");
+  INFO(text.err);
+  REQUIRE(text.status == 0);
+  CHECK(text.out.find("newton trace, world 0, step 2") != std::string::npos);
+  CHECK(text.out.find("contact_normal") != std::string::npos);
+  const CliResult json = simulate(run + " --trace-step 2 --json");
+  REQUIRE(json.status == 0);
+  CHECK(json.out.find("\"newton_trace\":{\"step\":2,\"dropped\":0,\"iterates\":[{\"h\":0.1") !=
+        std::string::npos);
+  CHECK(json.out.find(",\"k\":0,\"merit\":") != std::string::npos);
+  CHECK(json.out.find("\"bodies\":[{\"name\":\"box\",\"linear\":") != std::string::npos);
+  const CliResult beyond = simulate(run + " --trace-step 4");
+  CHECK(beyond.status == 1);
+  CHECK(beyond.err.find("--trace-step 4 is beyond the run's 3 steps") != std::string::npos);
+}
+
 TEST_CASE("talon simulate checks its arguments", "[runtime][cli]") {
   ::setenv("TALON_CACHE_DIR", testing::test_cache_directory().c_str(), 1);
   CHECK(simulate(model_path("sphere_drop.xml")).status == 2);  // neither --time nor --steps

@@ -67,14 +67,17 @@ const char* kStrict = "cc -std=c99 -pedantic -Wall -Wextra -Werror -O1 -c ";
 }  // namespace
 
 TEST_CASE("model units are strict C99 in double and single precision", "[runtime][unit]") {
-  const auto [file, floating] = GENERATE(table<const char*, bool>({{"sphere_drop.xml", false},
-                                                                   {"sliding_box.xml", false},
-                                                                   {"double_pendulum.urdf", false},
-                                                                   {"cartpole.urdf", false},
-                                                                   {"sliding_box.xml", true}}));
+  // (file, f32, with the Newton trace)
+  const auto [file, floating, traced] =
+      GENERATE(table<const char*, bool, bool>({{"sphere_drop.xml", false, false},
+                                               {"sliding_box.xml", false, false},
+                                               {"double_pendulum.urdf", false, false},
+                                               {"cartpole.urdf", false, true},
+                                               {"sliding_box.xml", true, true}}));
   codegen::ModelUnitOptions options;
   options.name = "unit_under_test";
   if (floating) options.precision = ir::CPrecision::Float;
+  if (traced) options.solver.trace_capacity = 40;
   const Generated g = generate(file, options);
   codegen::TemporaryDirectory dir = scratch();
   write(dir.path() / "unit_under_test.c", g.unit.source);
@@ -84,7 +87,8 @@ TEST_CASE("model units are strict C99 in double and single precision", "[runtime
   write(dir.path() / "use.cpp",
         "#include \"unit_under_test.h\"\nint main() { unit_under_test_workspace ws; (void)ws; }\n");
   std::string output;
-  INFO(file << (floating ? " f32" : " f64"));
+  INFO(file << (floating ? " f32" : " f64") << (traced ? " traced" : ""));
+  CHECK((g.unit.header.find("unit_under_test_trace(") != std::string::npos) == traced);
   CHECK(shell(kStrict + (dir.path() / "unit_under_test.c").string() + " -o " +
                   (dir.path() / "unit.o").string(),
               output) == 0);

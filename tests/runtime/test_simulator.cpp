@@ -71,6 +71,62 @@ TEST_CASE("results do not depend on the number of threads", "[runtime][sim]") {
   CHECK(wa.u == wb.u);
 }
 
+// The sliding box launched at 2 m/s, one step of h = 0.1 (it converges without a split).
+TEST_CASE("the Newton trace lists every iterate of a step and changes nothing", "[runtime][sim]") {
+  SimulatorOptions traced_options = testing::test_options();
+  traced_options.solver.trace_capacity = 200;
+  const Simulator traced = make_simulator(testing::shipped_model("sliding_box.xml"), traced_options);
+  const Simulator plain = make_simulator(testing::shipped_model("sliding_box.xml"));
+  CHECK(traced.has_trace());
+  CHECK_FALSE(plain.has_trace());
+  runtime::WorldBatch a = traced.make_worlds(1), b = plain.make_worlds(1);
+  a.u_of(0)[0] = b.u_of(0)[0] = 2;
+  traced.set_trace(a, 0, true);
+  traced.step(a, 0.1);
+  plain.step(b, 0.1);
+  CHECK(a.q == b.q);
+  CHECK(a.u == b.u);
+
+  const NewtonTrace trace = traced.newton_trace(a, 0);
+  const std::span<const double> stats = a.stats_of(0);
+  REQUIRE(stats[codegen::kStatSubsteps] == 1);
+  // Iterates 0 .. K' of the one attempt, K' the Newton updates it made.
+  REQUIRE(trace.iterates.size() == stats[codegen::kStatNewtonIterations] + 1);
+  CHECK(trace.dropped == 0);
+  for (std::size_t i = 0; i < trace.iterates.size(); ++i) {
+    CHECK(trace.iterates[i].k == static_cast<int>(i));
+    CHECK(trace.iterates[i].h == 0.1);
+    CHECK(trace.iterates[i].body_linear.size() == 1);
+    CHECK(trace.iterates[i].block_residual.size() == traced.unit().block_names.size());
+  }
+  // The returned iterate is the traced one with the statistics' index, merit and blocks.
+  const NewtonIterate& best = trace.iterates.at(static_cast<int>(stats[codegen::kStatBestIterate]));
+  CHECK(best.merit == stats[codegen::kStatMerit]);
+  for (std::size_t i = 0; i < best.block_residual.size(); ++i)
+    CHECK(best.block_residual[i] == stats[codegen::kStatBlockResiduals + i]);
+  // Its dynamics block is √(|M̃⁻¹ r_dyn|² summed over the body's linear and angular parts).
+  CHECK(best.block_residual[0] ==
+        Approx(std::hypot(best.body_linear[0], best.body_angular[0])).epsilon(1e-12));
+
+  traced.set_trace(a, 0, false);
+  traced.step(a, 0.1);
+  CHECK(traced.newton_trace(a, 0).iterates.empty());
+}
+
+TEST_CASE("a Newton trace beyond its capacity keeps the first iterates", "[runtime][sim]") {
+  SimulatorOptions options = testing::test_options();
+  options.solver.trace_capacity = 2;
+  const Simulator sim = make_simulator(testing::shipped_model("sliding_box.xml"), options);
+  runtime::WorldBatch worlds = sim.make_worlds(1);
+  worlds.u_of(0)[0] = 2;
+  sim.set_trace(worlds, 0, true);
+  sim.step(worlds, 0.1);
+  const NewtonTrace trace = sim.newton_trace(worlds, 0);
+  REQUIRE(trace.iterates.size() == 2);
+  CHECK(trace.iterates[1].k == 1);
+  CHECK(trace.dropped == worlds.stats_of(0)[codegen::kStatNewtonIterations] + 1 - 2);
+}
+
 TEST_CASE("the kernel cache reuses compiled units", "[runtime][cache]") {
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("talon-cache-test-" + std::to_string(::getpid()));
