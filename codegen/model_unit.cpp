@@ -171,7 +171,7 @@ Expected<Layout> compute_layout(const ir::ResidualProgram& p, const SolverOption
   }
   if (solver.adjoint_iterations > 0) backward_layout(p, solver, check, l);
   l.trace_capacity = std::max(solver.trace_capacity, 0);
-  l.trace_width = kTraceBlockResiduals + l.nblocks + 2 * l.nsim;
+  l.trace_width = l.trace_capacity > 0 ? kTraceBlockResiduals + l.nblocks + 2 * l.nsim : 0;
   if (check.diagnostics().has_errors()) return check.diagnostics();
   return l;
 }
@@ -270,7 +270,7 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
   out.nstats = kStatBlockResiduals + layout->nblocks;
   out.block_names = layout->block_names;
   out.trace_capacity = layout->trace_capacity;
-  out.trace_width = layout->trace_capacity > 0 ? layout->trace_width : 0;
+  out.trace_width = layout->trace_width;
   const std::string header = unit::header_text(model, program, *layout, options, !cuda);
   if (!cuda) out.header = header;
   // The loops' prelude defines talon_real, which the tables use; the loops read the tables.

@@ -168,7 +168,8 @@ std::string config_text(const Layout& l, const ModelUnitOptions& options) {
       {"TALON_POSE_OUT_Q_MINUS", l.pose_q_minus},
       {"TALON_POSE_OUT_U_PLUS", l.pose_u_plus},
       {"TALON_TRACE_CAPACITY", l.trace_capacity},
-      {"TALON_TRACE_WIDTH", l.trace_width}};
+      {"TALON_TRACE_WIDTH", l.trace_width},
+      {"TALON_TRACE_BLOCKS", kTraceBlockResiduals}};
   for (const auto& [name, value] : sizes) macro(out, name, static_cast<long long>(value));
   if (l.res_gap >= 0) macro(out, "TALON_RES_GAP", static_cast<long long>(l.res_gap));
   macro(out, "TALON_PCR_RELATIVE_TOLERANCE", s.pcr_tolerance * s.pcr_tolerance);

@@ -32,7 +32,8 @@ R"talon_c(
  *                TALON_MAX_ROTATION (rad of turn per body and Newton update),
  *                TALON_MAX_SUBSTEP_DEPTH (halvings of an unconverged step, talon_step_world),
  *                TALON_DIVERGED_MERIT (an unconverged finest substep above it fails the step),
- *                TALON_TRACE_CAPACITY, TALON_TRACE_WIDTH (the Newton trace; 0: none)
+ *                TALON_TRACE_CAPACITY, TALON_TRACE_WIDTH, TALON_TRACE_BLOCKS (the Newton
+ *                trace: iterates kept, values per iterate, where its block residuals start)
  *   workspace    talon_workspace (the public NAME_workspace) with the arrays used below.
  *
  * The Newton system and its signs (derived once here; tests/physics check the result).
@@ -170,11 +171,11 @@ static TALON_CALLABLE void talon_trace_iterate(talon_workspace* ws, int k, talon
     return;
   }
   entry = ws->trace + ws->trace_count++ * TALON_TRACE_WIDTH;
-  body = entry + 3 + TALON_NBLOCKS;
+  body = entry + TALON_TRACE_BLOCKS + TALON_NBLOCKS;
   entry[0] = ws->in[TALON_IN_H];
   entry[1] = (talon_real)k;
   entry[2] = merit;
-  for (i = 0; i < TALON_NBLOCKS; ++i) entry[3 + i] = TALON_SQRT(ws->block_now[i]);
+  for (i = 0; i < TALON_NBLOCKS; ++i) entry[TALON_TRACE_BLOCKS + i] = TALON_SQRT(ws->block_now[i]);
   for (b = 0; b < TALON_NSIM; ++b) {
     body[2 * b] = TALON_SQRT(talon_dot(ws->body_a + 6 * b, ws->body_a + 6 * b, 3));
     body[2 * b + 1] = TALON_SQRT(talon_dot(ws->body_a + 6 * b + 3, ws->body_a + 6 * b + 3, 3));
