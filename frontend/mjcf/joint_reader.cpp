@@ -50,6 +50,10 @@ void read_joint_element(ReaderContext& ctx, const XmlNode& node, int body, int b
   if (state.springdamper[0] != 0 || state.springdamper[1] != 0)
     report(ctx.diag, node,
            "unsupported: springdamper (stiffness and damping from a time constant)");
+  if (state.armature < 0)
+    report(
+        ctx.diag, node,
+        "negative armature " + std::to_string(state.armature) + " (a rotor inertia must be >= 0)");
   const bool has_axis = state.type == JointType::Hinge || state.type == JointType::Slide;
   joint.pos = state.type == JointType::Free ? Vec3::Zero() : state.pos;
   joint.axis = has_axis ? state.axis : Vec3::UnitZ();

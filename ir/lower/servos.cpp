@@ -16,6 +16,10 @@
 // Other actuators (`motor`: b₁ = b₂ = 0) are explicit joint forces at the start of the step,
 // as are passive springs τ = −k(θ − θ_ref) − dθ̇ unless LowerOptions::implicit_joint_springs
 // makes them servo rows too (K_p = k, K_d = d, τ₀ = k·θ_ref).
+// Armature a (MuJoCo's rotor inertia on a hinge or slide coordinate) adds a·θ̈ to the joint's
+// inertia; backward Euler makes its impulse hτ⁺ = −a(θ̇⁺ − θ̇⁻), which is the same implicit law
+// with K_p = 0, K_d = a/h and τ₀ = (a/h)·θ̇⁻: e = θ̇⁺ − θ̇⁻, α = 1/a. It acts on the joint's
+// relative motion only, as in MuJoCo (the bodies' own inertias are unchanged).
 #include "ir/lower/context.h"
 
 namespace talon::ir::lower {
@@ -83,7 +87,8 @@ std::vector<SpringParams> spring_params(Context& ctx) {
 void note_unmodelled_joint_terms(Context& ctx) {
   const Model& m = ctx.model;
   for (int j = 0; j < m.njnt; ++j) {
-    if (m.jnt_armature[j] != 0) ctx.note("joint armature is not modelled (maximal coordinates)");
+    if (m.jnt_armature[j] != 0 && !has_coordinate(ctx, j))
+      ctx.note("armature of ball and free joints is not modelled");
     if (m.jnt_frictionloss[j] != 0) ctx.note("joint frictionloss is not modelled");
     if (!m.jnt_mimic[j].empty()) ctx.note("URDF mimic joints are not enforced");
   }
@@ -119,6 +124,13 @@ void build_servo_rows(Context& ctx) {
                            springs[j].stiffness, springs[j].damping,
                            springs[j].stiffness * m.jnt_springref[j]);
     }
+  }
+  for (int j = 0; j < m.njnt; ++j) {
+    if (m.jnt_armature[j] == 0 || !has_coordinate(ctx, j)) continue;
+    const std::string name = named(m.jnt_name[j], "joint", j);
+    const Expr rate = ctx.param("armature:" + name, m.jnt_armature[j]) / ctx.h;
+    add_implicit_law_row(ctx, j, "armature '" + name + "'", ctx.g.constant(0.0), rate,
+                         rate * ctx.joint_velocity_minus[j]);
   }
   ctx.close_block("servo", first);
 }

@@ -63,6 +63,7 @@ const BadFile kBadFiles[] = {
     {"bad_triangle_inequality.xml", "bad_triangle_inequality.xml", 5, Stage::Compile,
      "triangle inequality"},
     {"bad_zero_axis.xml", "bad_zero_axis.xml", 4, Stage::Compile, "zero length"},
+    {"bad_negative_armature.xml", "bad_negative_armature.xml", 4, Stage::Read, "negative armature"},
     {"bad_zero_quaternion.xml", "bad_zero_quaternion.xml", 3, Stage::Read, "zero length"},
     {"bad_multiple_orientations.xml", "bad_multiple_orientations.xml", 5, Stage::Read,
      "multiple orientation specifiers"},

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <string>
 
 #include "runtime/joint_state.h"
 #include "runtime/runtime_fixtures.h"
@@ -137,6 +138,29 @@ TEST_CASE("a velocity servo follows its implicit law", "[physics][servo]") {
     CHECK(testing::angular_velocity(w, 0, 0).z() == Approx(omega).epsilon(1e-9));
   }
   CHECK(omega == Approx(-2).epsilon(1e-3));  // and it tracks the command
+}
+
+TEST_CASE("joint armature adds rotor inertia to the joint's motion", "[physics][servo]") {
+  // The spinner with armature a = 0.015 on its hinge: the joint's inertia is I + a = 0.02, so
+  // (I + a)(ω⁺ − ω⁻) = h kv (ω* − ω⁺) each step. The armature's own impulse −a(ω⁺ − ω⁻) is a
+  // parameter of the step ("armature:spin"), like the servo's gain.
+  const double h = GENERATE(0.01, 0.1);
+  INFO("h = " << h);
+  std::string xml = testing::kSpinner;
+  xml.replace(xml.find("axis=\"0 0 1\""), 12, "axis=\"0 0 1\" armature=\"0.015\"");
+  const Simulator sim = testing::make_simulator(testing::model_from_mjcf(xml));
+  CHECK(testing::param_index(sim, "armature:spin") >= 0);
+  runtime::WorldBatch w = sim.make_worlds(1);
+  const double inertia = 0.005 + 0.015, kv = 2;
+  double omega = 0;
+  for (int k = 0; k < 20; ++k) {
+    const double target = k < 10 ? 3.0 : -2.0;
+    w.ctrl_of(0)[0] = target;
+    sim.step(w, h);
+    REQUIRE(w.status[0] == runtime::kWorldOk);
+    omega = (inertia * omega + h * kv * target) / (inertia + h * kv);
+    CHECK(testing::angular_velocity(w, 0, 0).z() == Approx(omega).epsilon(1e-9));
+  }
 }
 
 }  // namespace talon
