@@ -268,7 +268,8 @@ std::string trace_prototypes(const std::string& n) {
          n + "_TRACE_CAPACITY * " + n +
          "_TRACE_WIDTH] and returns how many\n"
          "   the step had (only the first " +
-         n + "_TRACE_CAPACITY are kept). */\n"
+         n + "_TRACE_CAPACITY are kept). A backward step re-runs its forward step,\n"
+         "   so after one the trace holds that step's iterates. */\n"
          "int " +
          n + "_trace(const " + n + "_workspace* ws, " + r + " out[]);\n";
 }
