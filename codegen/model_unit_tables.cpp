@@ -84,7 +84,7 @@ FrictionTables friction_tables(const Model& model, const ir::ResidualProgram& p)
                           "a frictional slot without its rows");
     t.row[f] = slot.friction_row;
     t.normal[f] = slot.normal_row;
-    const int geoms[2] = {slot.geom_a, slot.geom_b};
+    const std::array<int, 2> geoms = contact_friction_geoms(model, slot.geom_a, slot.geom_b);
     for (int side = 0; side < 2; ++side) {
       t.mu_param[2 * f + side] = friction_param(model, p, geoms[side]);
       t.mu_value[2 * f + side] = model.geom_friction[geoms[side]].x();

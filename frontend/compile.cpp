@@ -290,6 +290,7 @@ void Compiler::build_geoms() {
     m.geom_contype.push_back(geom.contype);
     m.geom_conaffinity.push_back(geom.conaffinity);
     m.geom_condim.push_back(geom.condim);
+    m.geom_priority.push_back(geom.priority);
     m.geom_mesh_file.push_back(geom.mesh_file);
     m.geom_mesh_scale.push_back(geom.mesh_scale);
   }

@@ -13,6 +13,17 @@ int index_of(const std::vector<std::string>& names, const std::string& name) {
 
 }  // namespace
 
+int contact_condim(const Model& m, int a, int b) {
+  const std::array<int, 2> g = contact_friction_geoms(m, a, b);
+  return std::max(m.geom_condim[g[0]], m.geom_condim[g[1]]);
+}
+
+std::array<int, 2> contact_friction_geoms(const Model& m, int a, int b) {
+  if (m.geom_priority[a] > m.geom_priority[b]) return {a, a};
+  if (m.geom_priority[b] > m.geom_priority[a]) return {b, b};
+  return {a, b};
+}
+
 double Model::total_mass() const {
   return std::accumulate(body_mass.begin(), body_mass.end(), 0.0);
 }

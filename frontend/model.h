@@ -11,6 +11,7 @@
 // inertia combine those of every body welded into it.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,7 @@ struct Model {
   std::vector<int> geom_contype;            // [ngeom]
   std::vector<int> geom_conaffinity;        // [ngeom]
   std::vector<int> geom_condim;             // [ngeom]
+  std::vector<int> geom_priority;           // [ngeom] (contact_condim, contact_friction_geoms)
   std::vector<std::string> geom_mesh_file;  // [ngeom] "" unless a mesh
   std::vector<Vec3> geom_mesh_scale;        // [ngeom]
 
@@ -119,5 +121,13 @@ struct Model {
   int find_actuator(const std::string& name) const;  // -1 if absent
   int find_keyframe(const std::string& name) const;  // -1 if absent
 };
+
+// MuJoCo's rule for the parameters of a contact between geoms a and b: the geom with the
+// higher priority sets them; at equal priority condim is the larger of the two and the
+// friction coefficient the larger of the two.
+int contact_condim(const Model& m, int a, int b);
+// The geoms whose friction coefficients enter the pair's max: {a, b} at equal priority, else
+// the higher-priority geom twice.
+std::array<int, 2> contact_friction_geoms(const Model& m, int a, int b);
 
 }  // namespace talon

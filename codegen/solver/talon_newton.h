@@ -72,7 +72,8 @@ R"talon_c(
 
 #define TALON_WARM_MAGIC 0x2A54414C /* marks warm_lambda as written by a step */
 
-/* The friction coefficient of contact f: the larger μ of its two geoms (MuJoCo's rule). */
+/* The friction coefficient of contact f: the larger μ of its two geoms, or the higher-priority
+ * geom's (the tables then hold it twice; MuJoCo's rule, contact_friction_geoms). */
 static TALON_CALLABLE talon_real talon_friction_mu(const talon_real* params, int f) {
   talon_real mu[2];
   int side;

@@ -42,6 +42,7 @@ void apply_geom_attributes(const XmlNode& node, GeomState& geom, Diagnostics& di
   read_int(node, "conaffinity", geom.conaffinity, diag);
   read_int(node, "condim", geom.condim, diag);
   read_int(node, "group", geom.group, diag);
+  read_int(node, "priority", geom.priority, diag);
   read_prefix(node, "friction", geom.friction.data(), 3, diag);
   read_string(node, "hfield", geom.hfield);
   read_string(node, "mesh", geom.mesh);

@@ -37,7 +37,7 @@ struct JointState {
 struct GeomState {
   MjcfGeomType type = MjcfGeomType::Sphere;
   Vec3 size = Vec3::Zero();
-  int contype = 1, conaffinity = 1, condim = 3, group = 0;
+  int contype = 1, conaffinity = 1, condim = 3, group = 0, priority = 0;
   Vec3 friction{1, 0.005, 0.0001};
   std::optional<double> mass;  // explicit mass; else density * volume
   double density = 1000;

@@ -136,6 +136,7 @@ void read_geom_element(ReaderContext& ctx, const XmlNode& node, int body, int bo
   geom.contype = state.contype;
   geom.conaffinity = state.conaffinity;
   geom.condim = state.condim;
+  geom.priority = state.priority;
   if (!attach_mesh(ctx, node, state, geom) || !place_geom(ctx, node, state, geom) ||
       !check_geom_sizes(ctx, node, state.type, geom.size))
     return;

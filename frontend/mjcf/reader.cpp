@@ -19,7 +19,8 @@
 //     <freejoint>                  name
 //     <geom>                       plane/sphere/capsule/box/cylinder/ellipsoid/mesh: size
 //                                  or fromto, pos, orientation, mass or density, friction,
-//                                  contype, conaffinity, condim, group, mesh, class
+//                                  contype, conaffinity, condim, priority, group, mesh,
+//                                  class
 //   <actuator>                     motor, position (kp), velocity (kv), general (dyntype
 //                                  none, gaintype fixed/affine-constant, biastype
 //                                  none/affine) with a joint transmission: gear[0],
@@ -29,7 +30,7 @@
 // Accepted and ignored (rendering, sensing, bookkeeping): <size>, <visual>, <statistic>,
 //   <custom>, <asset> textures/materials/skins/hfields, <site>, <camera>, <light>,
 //   <sensor>. A mocap body is kept as a static body (with a note). Soft-contact
-//   parameters (solref, solimp, margin, gap, solmix, priority, ...) are accepted with one
+//   parameters (solref, solimp, margin, gap, solmix, ...) are accepted with one
 //   note per model: Talon's contact is hard.
 // Unsupported (an "unsupported: ..." error with file:line): <tendon> contents, <equality>
 //   contents, <contact><pair>, <composite>, hfield geoms, primitive geoms fitted to meshes,

@@ -211,7 +211,7 @@ const std::set<std::string, std::less<>> kNewerElements = {
 // MuJoCo's soft-contact and soft-constraint parameters.
 const std::set<std::string, std::less<>> kSoftContactAttributes = {
     "solref",         "solimp",         "margin",      "gap",
-    "solmix",         "priority",       "solreflimit", "solimplimit",
+    "solmix",         "solreflimit",    "solimplimit",
     "solreffriction", "solimpfriction", "o_margin",    "o_solref",
     "o_solimp"};
 

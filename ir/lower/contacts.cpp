@@ -89,10 +89,6 @@ void add_normal_row(Context& ctx, const SlotGeometry& s, Expr compliance) {
   ctx.slots[s.slot].normal_row = static_cast<int>(ctx.rows.size()) - 1;
 }
 
-// MuJoCo's rule for geoms of equal priority: the larger condim of the two.
-int pair_condim(const Model& m, const GeomPair& pair) {
-  return std::max(m.geom_condim[pair.a], m.geom_condim[pair.b]);
-}
 
 struct FrictionTerms {
   Expr w;         // exact weight W
@@ -179,12 +175,13 @@ void build_contact_rows(Context& ctx) {
     return friction_param[geom];
   };
   for (const SlotGeometry& s : slots) {
-    const int condim = pair_condim(m, s.pair);
+    const int condim = contact_condim(m, s.pair.a, s.pair.b);
     if (condim > 3)
       ctx.note("torsional and rolling friction (condim " + std::to_string(condim) +
                ") are not modelled; sliding friction only");
     if (condim < 3) continue;
-    const Expr mu_a = friction(s.pair.a), mu_b = friction(s.pair.b);  // creation order
+    const std::array<int, 2> geoms = contact_friction_geoms(m, s.pair.a, s.pair.b);
+    const Expr mu_a = friction(geoms[0]), mu_b = friction(geoms[1]);  // creation order
     add_friction_rows(ctx, s, max(mu_a, mu_b));
   }
   ctx.close_block("friction", first);

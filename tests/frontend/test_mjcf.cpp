@@ -534,6 +534,16 @@ TEST_CASE("mesh geoms record the mesh file resolved against meshdir", "[mjcf]") 
   CHECK(spec.bodies[0].mass == 1);
 }
 
+TEST_CASE("geom priority comes from the element or its default class, and is no note",
+          "[mjcf]") {
+  const talon::ModelSpec spec = read(one_body("<geom size='0.1'/><geom size='0.1' priority='3'/>",
+                                              "<default><geom priority='2'/></default>"));
+  REQUIRE(spec.geoms.size() == 2);
+  CHECK(spec.geoms[0].priority == 2);
+  CHECK(spec.geoms[1].priority == 3);
+  CHECK(spec.notes.notes().empty());
+}
+
 TEST_CASE("soft-contact parameters give exactly one note per model", "[mjcf]") {
   const talon::ModelSpec spec = read(one_body(
       "<geom size='0.1' solref='0.02 1' margin='0.01'/><geom size='0.1' solimp='0.9 0.95 0.001'/>",

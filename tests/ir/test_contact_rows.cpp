@@ -127,6 +127,49 @@ TEST_CASE("contact rows: friction W = |v_t|/|lambda_t| when sliding on the cone"
   CHECK_THAT(output(prog, "residual", "merit", p)[rows.f1], WithinRel(k * 2 * kMu * normal, 1e-9));
 }
 
+// MuJoCo's rule for a contact's parameters: the geom with the higher priority sets condim and
+// friction; at equal priority condim and μ are the larger of the two.
+TEST_CASE("contact rows: the geom with the higher priority sets condim and friction") {
+  auto lowered = [](int ball_condim, double ball_mu, int ball_priority) {
+    ModelSpec spec;
+    spec.name = "ball";
+    add_geom(spec, "floor", -1, GeomType::Plane, {0, 0, 1}, {}, 0.9, 3);
+    const int ball = add_box_body(spec, "ball", -1, {0, 0, kRadius}, kMass, {0.1, 0.1, 0.1}, false);
+    add_joint(spec, "free", ball, JointType::Free);
+    add_geom(spec, "ball", ball, GeomType::Sphere, {kRadius, 0, 0}, {}, ball_mu, ball_condim);
+    spec.geoms.back().priority = ball_priority;
+    return lower(compile(spec));
+  };
+  // The friction coefficient a sliding contact's friction sits on: the natural-map merit
+  // vanishes with λ_t = −μλ_n against the slip for that μ only.
+  auto sliding_merit = [](const ir::ResidualProgram& prog, double mu) {
+    const BallRows rows = rows_of(prog);
+    ir::KernelPoint p = at_height(prog, 0);
+    const double normal = kMass * 9.81 * kH;
+    p.u_plus[0] = 1.5;
+    p.lambda[rows.normal] = normal;
+    p.lambda[rows.f1] = -mu * normal;
+    return std::abs(output(prog, "residual", "merit", p)[rows.f1]);
+  };
+  SECTION("equal priority: the larger condim and the larger friction") {
+    const ir::ResidualProgram prog = lowered(1, 0.2, 0);
+    CHECK(prog.block("friction")->size() == 2);
+    CHECK(sliding_merit(prog, 0.9) < 1e-10);
+    CHECK(sliding_merit(prog, 0.2) > 1e-3);
+  }
+  SECTION("the ball's priority: its condim 1 makes the contact frictionless") {
+    const ir::ResidualProgram prog = lowered(1, 0.2, 1);
+    CHECK(prog.block("friction")->size() == 0);
+    CHECK(prog.slots[0].friction_row == -1);
+  }
+  SECTION("the ball's priority: its smaller friction applies") {
+    const ir::ResidualProgram prog = lowered(3, 0.2, 1);
+    CHECK(prog.block("friction")->size() == 2);
+    CHECK(sliding_merit(prog, 0.2) < 1e-10);
+    CHECK(sliding_merit(prog, 0.9) > 1e-3);
+  }
+}
+
 TEST_CASE("contact rows: at a separated contact the merit is zero where v_t + W lambda_t is not") {
   const ir::ResidualProgram prog = lower(ball_on_floor());
   const BallRows rows = rows_of(prog);

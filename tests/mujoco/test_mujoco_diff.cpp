@@ -145,6 +145,7 @@ void compare_geoms(const mjModel* m, const mjData* d, const talon::Model& t) {
     CHECK(t.geom_contype[g] == m->geom_contype[g]);
     CHECK(t.geom_conaffinity[g] == m->geom_conaffinity[g]);
     CHECK(t.geom_condim[g] == m->geom_condim[g]);
+    CHECK(t.geom_priority[g] == m->geom_priority[g]);
     for (int k = 0; k < 3; ++k)
       check_close("friction", t.geom_friction[g][k], m->geom_friction[3 * g + k]);
     if (m->geom_type[g] == mjGEOM_MESH) continue;
