@@ -88,6 +88,11 @@ double RolloutCheck::cosine() const {
 Expected<RolloutCheck> check_rollout_gradients(const Simulator& sim, const RolloutSetup& s,
                                                const std::vector<RolloutInput>& inputs) {
   RolloutCheck out;
+  if (s.wq.size() > static_cast<std::size_t>(7 * sim.model().nsim) ||
+      s.wu.size() > static_cast<std::size_t>(6 * sim.model().nsim))
+    return Diagnostics::single_error("the loss weights are longer than the state (" +
+                                     std::to_string(7 * sim.model().nsim) + " q, " +
+                                     std::to_string(6 * sim.model().nsim) + " u entries)");
   for (const RolloutInput& in : inputs) out.labels.push_back(in.label());
   Expected<int> done = adjoint(sim, s, inputs, out);
   if (!done) return done.diagnostics();

@@ -177,6 +177,16 @@ TEST_CASE("gradients: the tape of a 60-step rollout of the wheeled robot stays u
   CHECK(a->max_adjoint_residual < 1e-6);
 }
 
+TEST_CASE("gradients: loss weights longer than the state are an error", "[gradients]") {
+  const Simulator sim = testing::make_simulator(testing::shipped_model("sphere_drop.xml"),
+                                                testing::gradient_options());
+  Rollout r;
+  r.wq.assign(8, 1.0);  // one body: 7 q entries
+  const Expected<RolloutCheck> c = check_rollout_gradients(sim, r, {{Input::U0, 0}});
+  REQUIRE_FALSE(c.ok());
+  CHECK(c.diagnostics().format().find("longer than the state") != std::string::npos);
+}
+
 TEST_CASE("gradients: a unit without the backward step says so", "[gradients]") {
   const Simulator sim = testing::make_simulator(testing::shipped_model("sphere_drop.xml"));
   CHECK_FALSE(sim.has_backward());
