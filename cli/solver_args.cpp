@@ -36,6 +36,16 @@ void add_solver_args(CLI::App& command, codegen::SolverOptions& solver) {
       ->check(CLI::Range(0, 8))
       ->group(group)
       ->capture_default_str();
+  command.add_option("--resolve-split-steps", solver.resolve_split_steps,
+                     "After a split, solve the whole step again from the split's end and keep"
+                     " that root when it converges (true/false)")
+      ->group(group)
+      ->capture_default_str();
+  command.add_option("--backtracking", solver.backtracking,
+                     "Halvings of a Newton update that raised the residual (0: none)")
+      ->check(CLI::Range(0, 30))
+      ->group(group)
+      ->capture_default_str();
 }
 
 void add_adjoint_args(CLI::App& command, codegen::SolverOptions& solver) {

@@ -54,8 +54,8 @@ struct SolverOptions {
   // iterations, preconditioned by the frozen-W step (codegen/solver/talon_krylov.h); 0: the
   // frozen-W step itself (DESIGN's method; cheaper, but sliding contacts can fail to converge).
   int krylov_iterations = 4;
-  // An update takes the exact direction when the previous one reduced the merit by less than
-  // this factor (the frozen-W step is used while it contracts).
+  // Once an update reduces the merit by less than this factor, the rest of the step's
+  // iteration takes the exact direction (the frozen-W step is used while it contracts).
   double krylov_switch = 0.5;
   // Trust region: one Newton update turns no body's end-of-step orientation by more than this
   // (rad, h·|Δω|); see talon_limit_update.
@@ -70,6 +70,14 @@ struct SolverOptions {
   // A finest substep still unconverged with √merit above this (m/s) fails the step
   // (NAME_STEP_DIVERGED, state unchanged) instead of returning a garbage iterate.
   double divergence_tolerance = 1.0;
+  // After a split, the whole step is solved once more at h from the split's end state; when
+  // that converges it is the step's answer (the root of the full step's equations, the same
+  // function of the data whether or not the step needed splitting, so finite differences
+  // across a split agree with the adjoint). The split then only found the root's basin.
+  bool resolve_split_steps = true;
+  // An update that raises the merit is halved up to this many times (0: never). At edge
+  // contacts and new impacts full updates overshoot and Newton cycles with period two.
+  int backtracking = 4;
   // > 0: the unit also gets the backward step (NAME_step_backward, codegen/solver/
   // talon_adjoint.h), whose transposed exact system is solved by FGMRES with this many
   // iterations per cycle, restarted at most adjoint_restarts times, until the residual is

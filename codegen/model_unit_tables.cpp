@@ -151,6 +151,8 @@ std::string config_text(const Layout& l, const ModelUnitOptions& options) {
       {"TALON_WARM_START", s.warm_start ? 1 : 0},
       {"TALON_PROJECT_UNILATERAL", s.project_unilateral ? 1 : 0},
       {"TALON_MAX_SUBSTEP_DEPTH", s.max_substep_depth},
+      {"TALON_RESOLVE_SPLIT_STEPS", l.resolve_split_steps ? 1 : 0},
+      {"TALON_BACKTRACKING", s.backtracking},
       {"TALON_KRYLOV_ITERATIONS", l.krylov},
       {"TALON_JVP_IN_TANGENT_U", l.jvp_tangent_u},
       {"TALON_JVP_IN_TANGENT_LAMBDA", l.jvp_tangent_lambda},
@@ -181,7 +183,8 @@ std::string config_text(const Layout& l, const ModelUnitOptions& options) {
   macro(out, "TALON_DIVERGED_MERIT", s.divergence_tolerance * s.divergence_tolerance);
   macro(out, "TALON_FB_EPSILON_SQ", options.fb_epsilon_sq);
   macro(out, "TALON_ADJOINT_TOLERANCE", s.adjoint_tolerance);
-  out << "typedef " << options.name << "_workspace talon_workspace;\n";
+  out << "typedef " << options.name << "_workspace talon_workspace;\n"
+      << "typedef " << options.name << "_stats talon_stats;\n";
   return out.str();
 }
 

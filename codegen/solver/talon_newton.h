@@ -49,13 +49,15 @@ R"talon_c(
  *                              ⇒   (Ĵ M̃⁻¹ Ĵᵀ + C) Δλ = Ĵ M̃⁻¹ r_dyn − r_con.
  * A = Ĵ M̃⁻¹ Ĵᵀ + C is symmetric positive semi-definite (C ≥ 0: FB ∂φ/∂λ ≥ 0, W ≥ 0,
  * compliances ≥ 0), which PCR needs. The fixed point is exact whatever the approximations:
- * the residuals themselves are exact. Two departures from that textbook step, each found by
+ * the residuals themselves are exact. Three departures from that textbook step, each found by
  * a test that failed without it (talon_newton_update says why):
  *   - Δλ comes from the Schur system, but the velocity then follows the impulses exactly,
  *     u ← u − M̃⁻¹ r_dyn(u, λ + Δλ) (one more residual evaluation), instead of through Ĵᵀ;
- *   - after an update that failed to halve the merit, the next one takes the exact Newton
- *     direction (W differentiated, geometric terms kept) by FGMRES preconditioned with this
- *     step (talon_krylov.h), when the unit has TALON_KRYLOV_ITERATIONS > 0.
+ *   - once an update fails to halve the merit, the rest of the iteration takes the exact
+ *     Newton direction (W differentiated, geometric terms kept) by FGMRES preconditioned with
+ *     this step (talon_krylov.h), when the unit has TALON_KRYLOV_ITERATIONS > 0;
+ *   - an update that raised the merit is halved, up to TALON_BACKTRACKING times
+ *     (talon_evaluate).
  * A trust region caps the turn of any body per update (talon_limit_update).
  *
  * Iterates k = 0 (the previous step's impulses scaled by h/h_prev and the velocity they give,
@@ -301,23 +303,68 @@ static TALON_CALLABLE int talon_newton_update(talon_workspace* ws, int exact) {
   return iterations;
 }
 
-/* The Newton iteration for the step whose data (q⁻, u⁻, ctrl, θ, h) is in ws->in. Returns 1
- * when some iterate k ≥ k_min had a finite merit (it is then in ws->best_*), else 0. */
-static TALON_CALLABLE int talon_solve(talon_workspace* ws) {
+/* Moves the iterate in ws->in halfway back to the one the last update started from
+ * (ws->prev_*): a convex combination of admissible impulses, so still admissible. */
+static TALON_CALLABLE void talon_halve_update(talon_workspace* ws) {
+  talon_real* u = ws->in + TALON_IN_U_PLUS;
+  talon_real* lambda = ws->in + TALON_IN_LAMBDA;
+  int i;
+  for (i = 0; i < TALON_NV; ++i) u[i] = (talon_real)0.5 * (u[i] + ws->prev_u[i]);
+  for (i = 0; i < TALON_NROWS; ++i) lambda[i] = (talon_real)0.5 * (lambda[i] + ws->prev_lambda[i]);
+}
+
+/* The residual and merit of the iterate in ws->in. After an update (k > 0) that raised the
+ * merit above `previous` the update is halved, at most TALON_BACKTRACKING times: at an edge
+ * contact or a new impact the full updates overshoot and Newton cycles with period two
+ * (merit 1e-8 ↔ 1e-3 on the wheeled robot's obstacle), which no best iterate repairs. Not a
+ * line search for a sufficient decrease (DESIGN: that stalls here): any decrease is taken. */
+static TALON_CALLABLE talon_real talon_evaluate(talon_workspace* ws, int k, talon_real previous) {
+  int halvings = 0;
+  for (;;) {
+    talon_real merit;
+    talon_kernel_residual(ws->in, ws->res);
+    merit = talon_merit(ws, ws->block_now);
+    if (k == 0 || halvings >= TALON_BACKTRACKING || (talon_finite(merit) && merit <= previous))
+      return merit;
+    talon_halve_update(ws);
+    ++halvings;
+  }
+}
+
+#if TALON_RESOLVE_SPLIT_STEPS
+/* Iterate 0 of the full step re-solved after a split (talon_resolve_full_step): the split's
+ * end velocity and the sum of its substeps' impulses (impulse = force·h: over the whole step
+ * they add up). */
+static TALON_CALLABLE void talon_split_iterate(talon_workspace* ws) {
+  talon_copy(ws->in + TALON_IN_U_PLUS, ws->start_u, TALON_NV);
+  talon_copy(ws->in + TALON_IN_LAMBDA, ws->split_lambda, TALON_NROWS);
+  talon_admissible_impulses(ws);
+}
+#endif
+
+/* The Newton iteration for the step whose data (q⁻, u⁻, ctrl, θ, h) is in ws->in, from the
+ * warm start (or, with `from_split`, from the split's end state: talon_split_iterate). Returns
+ * 1 when some iterate k ≥ k_min had a finite merit (it is then in ws->best_*), else 0. */
+static TALON_CALLABLE int talon_solve(talon_workspace* ws, int from_split) {
   const int k_first = TALON_NEWTON_MIN_ITERATE < TALON_NEWTON_ITERATIONS
                           ? TALON_NEWTON_MIN_ITERATE
                           : TALON_NEWTON_ITERATIONS;
   talon_real best = 0, previous = 0;
-  int have_best = 0, k;
+  int have_best = 0, k, exact = 0;
   ws->stats.newton_iterations = 0;
   ws->stats.pcr_iterations = 0;
   ws->stats.best_iterate = -1;
   talon_kernel_mass(ws->in, ws->mass);
-  talon_initial_iterate(ws);
+#if TALON_RESOLVE_SPLIT_STEPS
+  if (from_split)
+    talon_split_iterate(ws);
+  else
+#else
+  (void)from_split;
+#endif
+    talon_initial_iterate(ws);
   for (k = 0;; ++k) {
-    talon_real merit;
-    talon_kernel_residual(ws->in, ws->res);
-    merit = talon_merit(ws, ws->block_now);
+    const talon_real merit = talon_evaluate(ws, k, previous);
 #if TALON_TRACE_CAPACITY > 0
     talon_trace_iterate(ws, k, merit);
 #endif
@@ -328,11 +375,14 @@ static TALON_CALLABLE int talon_solve(talon_workspace* ws) {
       talon_keep_iterate(ws, k, merit);
     }
     if (k >= TALON_NEWTON_ITERATIONS || (have_best && merit <= TALON_MERIT_STOP)) break;
-    /* The frozen-W step while it contracts; the exact one after an update that failed to
-     * halve the merit (sliding contacts, see talon_krylov.h). At rest the frozen step is the
-     * better one: it adds no component along the redundant contacts' null space. */
-    ws->stats.pcr_iterations +=
-        talon_newton_update(ws, k > 0 && merit > TALON_KRYLOV_SWITCH * previous);
+    /* The frozen-W step while it contracts; once an update fails to reduce the merit by
+     * TALON_KRYLOV_SWITCH, the exact one for the rest of the solve (sliding contacts, see
+     * talon_krylov.h; edges, where the dropped geometric terms matter). Going back to the
+     * frozen step after an exact one undoes it: the wheeled robot's steps on the obstacle
+     * alternated between the two with merits 1e-8 and 1e-3. At rest the frozen step is the
+     * better one (no component along the redundant contacts' null space), and it contracts. */
+    if (k > 0 && merit > TALON_KRYLOV_SWITCH * previous) exact = 1;
+    ws->stats.pcr_iterations += talon_newton_update(ws, exact);
     previous = merit;
     ++ws->stats.newton_iterations;
   }
@@ -363,25 +413,99 @@ static TALON_CALLABLE void talon_normalize_quaternions(talon_real* q) {
 /* Solves one (sub)step of h from (q, u) with the data in ws->in; on success the result is in
  * ws->best_* and the warm start is updated. Returns 1 when an iterate k ≥ k_min was finite. */
 static TALON_CALLABLE int talon_solve_substep(talon_workspace* ws, const talon_real* q,
-                                             const talon_real* u, talon_real h) {
+                                             const talon_real* u, talon_real h, int from_split) {
   talon_copy(ws->in + TALON_IN_Q_MINUS, q, TALON_NQ);
   talon_copy(ws->in + TALON_IN_U_MINUS, u, TALON_NV);
   ws->in[TALON_IN_H] = h;
-  if (!talon_solve(ws)) return 0;
+  if (!talon_solve(ws, from_split)) return 0;
   talon_normalize_quaternions(ws->best_q);
   return talon_all_finite(ws->best_q, TALON_NQ) && talon_all_finite(ws->best_u, TALON_NV);
 }
 
 #if TALON_BACKWARD
 /* Keeps what the backward step needs of accepted substep `index` (talon_adjoint.h): its start
- * state (ws->start_*, not yet advanced), its h and its solution (ws->best_*). */
-static TALON_CALLABLE void talon_record_substep(talon_workspace* ws, int index, talon_real h) {
-  talon_copy(ws->rec_q + index * TALON_NQ, ws->start_q, TALON_NQ);
-  talon_copy(ws->rec_u + index * TALON_NV, ws->start_u, TALON_NV);
+ * state (q, u), its h and its solution (ws->best_*). */
+static TALON_CALLABLE void talon_record_substep(talon_workspace* ws, int index, const talon_real* q,
+                                                const talon_real* u, talon_real h) {
+  talon_copy(ws->rec_q + index * TALON_NQ, q, TALON_NQ);
+  talon_copy(ws->rec_u + index * TALON_NV, u, TALON_NV);
   talon_copy(ws->rec_u_plus + index * TALON_NV, ws->best_u, TALON_NV);
   talon_copy(ws->rec_lambda + index * TALON_NROWS, ws->best_lambda, TALON_NROWS);
   ws->rec_h[index] = h;
   ws->rec_count = index + 1;
+}
+#endif
+
+/* Takes the solution in ws->best_* (of a step of h) as the end state and the warm start. */
+static TALON_CALLABLE void talon_accept(talon_workspace* ws, talon_real h) {
+  talon_copy(ws->start_q, ws->best_q, TALON_NQ);
+  talon_copy(ws->start_u, ws->best_u, TALON_NV);
+  talon_copy(ws->warm_lambda, ws->best_lambda, TALON_NROWS);
+  ws->warm_h = h;
+  ws->warm_valid = TALON_WARM_MAGIC;
+}
+
+#if TALON_RESOLVE_SPLIT_STEPS
+/* xᵀ M̃ x over all bodies (twice the kinetic energy of the twist x). */
+static TALON_CALLABLE talon_real talon_mass_norm_sq(const talon_real* mass, const talon_real* x) {
+  talon_real total = 0;
+  int b;
+  for (b = 0; b < TALON_NSIM; ++b) {
+    const talon_real* m = mass + 20 * b;
+    const talon_real* xb = x + 6 * b;
+    const talon_real wx = xb[3], wy = xb[4], wz = xb[5];
+    total += m[0] * (xb[0] * xb[0] + xb[1] * xb[1] + xb[2] * xb[2]) + m[1] * wx * wx +
+             m[2] * wy * wy + m[3] * wz * wz + 2 * (m[4] * wx * wy + m[5] * wx * wz + m[6] * wy * wz);
+  }
+  return total;
+}
+
+/* Whether the full step's solution (ws->best_u) is the split's root and not another one: its
+ * end velocity within half the split's velocity change of the split's (M̃-weighted, M̃ at q⁻
+ * of the whole step). Backward Euler's answers at h and h/2^k differ by a fraction of the
+ * change; a spurious root of the full step (a body spun round) by more than the change. */
+static TALON_CALLABLE int talon_near_split(talon_workspace* ws, const talon_real* u_minus) {
+  int i;
+  for (i = 0; i < TALON_NV; ++i) {
+    ws->body_a[i] = ws->best_u[i] - ws->start_u[i];
+    ws->body_b[i] = ws->start_u[i] - u_minus[i];
+  }
+  return talon_mass_norm_sq(ws->mass, ws->body_a) <=
+         (talon_real)0.25 * talon_mass_norm_sq(ws->mass, ws->body_b);
+}
+
+/* After a split step: the whole step of h from (q, u) again, its iterate 0 the split's end
+ * (talon_split_iterate). When that converges its solution replaces the split's, so the step
+ * returns the root of the full step's equations whether or not it needed splitting: the
+ * split served as a continuation in h that brought Newton into the root's basin. The answer
+ * is then the same function of the data on both sides of the split/no-split boundary (finite
+ * differences across it agree with the adjoint), and the backward step differentiates one
+ * step instead of a chain. Otherwise everything the split left is restored: ws->in (the last
+ * substep's data, for NAME_contact_gaps), ws->best_* and the statistics. Returns 1 when the
+ * full step was taken. */
+static TALON_CALLABLE int talon_resolve_full_step(talon_workspace* ws, const talon_real* q,
+                                                  const talon_real* u, talon_real h,
+                                                  int* newton, int* pcr) {
+  const talon_stats split = ws->stats;
+  const talon_real split_h = ws->in[TALON_IN_H];
+  const int ok = talon_solve_substep(ws, q, u, h, 1);
+  *newton += ws->stats.newton_iterations;
+  *pcr += ws->stats.pcr_iterations;
+  if (ok && ws->stats.converged && talon_near_split(ws, u)) {
+#if TALON_BACKWARD
+    if (ws->record) talon_record_substep(ws, 0, q, u, h);
+#endif
+    talon_accept(ws, h);
+    return 1;
+  }
+  ws->stats = split;
+  talon_copy(ws->in + TALON_IN_Q_MINUS, ws->split_q, TALON_NQ);
+  talon_copy(ws->in + TALON_IN_U_MINUS, ws->split_u, TALON_NV);
+  ws->in[TALON_IN_H] = split_h;
+  talon_copy(ws->best_q, ws->start_q, TALON_NQ);
+  talon_copy(ws->best_u, ws->start_u, TALON_NV);
+  talon_copy(ws->best_lambda, ws->warm_lambda, TALON_NROWS);
+  return 0;
 }
 #endif
 
@@ -394,7 +518,9 @@ static TALON_CALLABLE void talon_record_substep(talon_workspace* ws, int index, 
  * a violent active-set change — MuJoCo's humanoid landing at h = 0.05 — and taking such an
  * iterate injects energy that the next steps amplify. Converged steps are never split, so
  * the method (and its exactness) is unchanged where it works. After a split the size doubles
- * back once the substeps realign with the coarser grid. Counted in stats.substeps. */
+ * back once the substeps realign with the coarser grid. Counted in stats.substeps. With
+ * TALON_RESOLVE_SPLIT_STEPS the whole step is then solved once more from the split's end
+ * (talon_resolve_full_step); when that root is taken the step reports one substep. */
 static TALON_CALLABLE int talon_step_world(talon_workspace* ws, talon_real* q, talon_real* u,
                                            const talon_real* ctrl, const talon_real* params,
                                            talon_real h) {
@@ -422,9 +548,12 @@ static TALON_CALLABLE int talon_step_world(talon_workspace* ws, talon_real* q, t
   if (!talon_all_finite(in, TALON_IN_H)) return TALON_STEP_NONFINITE;
   talon_copy(ws->start_q, q, TALON_NQ);
   talon_copy(ws->start_u, u, TALON_NV);
+#if TALON_RESOLVE_SPLIT_STEPS
+  talon_fill(ws->split_lambda, 0, TALON_NROWS);
+#endif
   while (done < total) {
     const talon_real sub = h * (talon_real)size / (talon_real)total;
-    const int ok = talon_solve_substep(ws, ws->start_q, ws->start_u, sub);
+    const int ok = talon_solve_substep(ws, ws->start_q, ws->start_u, sub, 0);
     newton += ws->stats.newton_iterations;
     pcr += ws->stats.pcr_iterations;
     if ((!ok || !ws->stats.converged) && size > 1) {
@@ -438,17 +567,27 @@ static TALON_CALLABLE int talon_step_world(talon_workspace* ws, talon_real* q, t
     }
     converged = converged && ws->stats.converged;
 #if TALON_BACKWARD
-    if (ws->record) talon_record_substep(ws, substeps, sub);
+    if (ws->record) talon_record_substep(ws, substeps, ws->start_q, ws->start_u, sub);
 #endif
-    talon_copy(ws->start_q, ws->best_q, TALON_NQ);
-    talon_copy(ws->start_u, ws->best_u, TALON_NV);
-    talon_copy(ws->warm_lambda, ws->best_lambda, TALON_NROWS);
-    ws->warm_h = sub;
-    ws->warm_valid = TALON_WARM_MAGIC;
+#if TALON_RESOLVE_SPLIT_STEPS
+    talon_copy(ws->split_q, ws->start_q, TALON_NQ);
+    talon_copy(ws->split_u, ws->start_u, TALON_NV);
+    {
+      int i;
+      for (i = 0; i < TALON_NROWS; ++i) ws->split_lambda[i] += ws->best_lambda[i];
+    }
+#endif
+    talon_accept(ws, sub);
     done += size;
     ++substeps;
     if (size < total && done % (2 * size) == 0) size *= 2;
   }
+#if TALON_RESOLVE_SPLIT_STEPS
+  if (done == total && substeps > 1 && talon_resolve_full_step(ws, q, u, h, &newton, &pcr)) {
+    substeps = 1;
+    converged = 1;
+  }
+#endif
   ws->stats.newton_iterations = newton;
   ws->stats.pcr_iterations = pcr;
   ws->stats.substeps = substeps;
