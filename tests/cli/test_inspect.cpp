@@ -17,12 +17,12 @@ const std::string kModels = TALON_MODELS_DIR;
 TEST_CASE("inspect --json reports the three-wheeled robot (URDF, floating base)") {
   CliResult r = run_talon("inspect " + kModels + "/three_wheeler.urdf --floating-base --json");
   REQUIRE(r.status == 0);
-  CHECK(json_number(r.out, "bodies") == 5);
-  CHECK(json_number(r.out, "sim_bodies") == 5);
-  CHECK(json_number(r.out, "dof") == 10);  // free base 6 + 4 wheel/swivel hinges
+  CHECK(json_number(r.out, "bodies") == 4);
+  CHECK(json_number(r.out, "sim_bodies") == 3);  // the ball caster is welded to base_link
+  CHECK(json_number(r.out, "dof") == 8);         // free base 6 + 2 wheel hinges
   CHECK(json_number(r.out, "total_mass") == Approx(5.2));
   CHECK(json_number(r.out, "free") == 1);
-  CHECK(json_number(r.out, "hinge") == 4);
+  CHECK(json_number(r.out, "hinge") == 2);
   // The extension tags are skipped with one note each.
   CHECK_THAT(r.out, Catch::Contains("gazebo"));
 }
@@ -30,8 +30,8 @@ TEST_CASE("inspect --json reports the three-wheeled robot (URDF, floating base)"
 TEST_CASE("inspect without --floating-base fixes a URDF root to the world") {
   CliResult r = run_talon("inspect " + kModels + "/three_wheeler.urdf --json");
   REQUIRE(r.status == 0);
-  CHECK(json_number(r.out, "dof") == 4);
-  CHECK(json_number(r.out, "sim_bodies") == 4);
+  CHECK(json_number(r.out, "dof") == 2);
+  CHECK(json_number(r.out, "sim_bodies") == 2);  // the wheels; base_link is the world's
 }
 
 TEST_CASE("inspect prints readable text by default") {

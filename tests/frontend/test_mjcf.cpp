@@ -576,16 +576,22 @@ TEST_CASE("the shipped three-wheeler has the URDF robot's masses and parts", "[m
   INFO(model.diagnostics().format());
   REQUIRE(model.ok());
   CHECK(model->total_mass() == Approx(5.2));
-  CHECK(model->body_mass[model->find_body("base_link")] == 4);
+  CHECK(model->body_mass[model->find_body("base_link")] == Approx(4.2));  // chassis + caster
   CHECK(model->body_mass[model->find_body("left_wheel")] == 0.5);
-  CHECK(model->body_mass[model->find_body("caster_wheel")] == 0.1);
+  // The ball caster's contacts are frictionless whatever it touches (condim 1, priority 1).
+  const int caster = static_cast<int>(
+      std::find(model->geom_name.begin(), model->geom_name.end(), "caster") -
+      model->geom_name.begin());
+  REQUIRE(caster < model->ngeom);
+  CHECK(model->geom_condim[caster] == 1);
+  CHECK(talon::contact_condim(*model, 0, caster) == 1);  // geom 0: the floor
   // Wheel: solid cylinder r = 0.08, length 0.04 about its axis m r^2 / 2.
   CHECK(model->body_principal_inertia[model->find_body("left_wheel")][2] == Approx(0.0016));
   CHECK(model->nu == 2);
   CHECK(model->act_gain[0] == 10);
   CHECK(model->act_ctrl_range[1] == 20);
   CHECK(model->timestep == 0.1);
-  CHECK(model->exclude_sim_pairs.size() == 3);
+  CHECK(model->exclude_sim_pairs.size() == 2);
 }
 
 // ---- low-level pieces ---------------------------------------------------------------------

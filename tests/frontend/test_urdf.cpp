@@ -606,33 +606,30 @@ TEST_CASE("urdf: shipped three_wheeler.urdf (floating base)") {
   CHECK(spec->name == "three_wheeler");
   std::vector<std::string> bodies;
   for (const BodySpec& body : spec->bodies) bodies.push_back(body.name);
-  CHECK(bodies == std::vector<std::string>{"base_link", "left_wheel", "right_wheel",
-                                           "caster_swivel", "caster_wheel"});
+  CHECK(bodies == std::vector<std::string>{"base_link", "left_wheel", "right_wheel", "caster"});
   const BodySpec& base = spec->bodies[0];
   CHECK(base.mass == 4);
   CHECK(near(base.inertia.diagonal(), box_inertia(4, {0.4, 0.3, 0.1}), 1e-15));
   // Wheels: cylinders whose axis is y: the z-axis formula with y and z swapped.
   const Vec3 wheel = cylinder_inertia(0.5, 0.08, 0.04);
-  const Vec3 caster = cylinder_inertia(0.1, 0.04, 0.03);
   for (const char* name : {"left_wheel", "right_wheel"}) {
     const BodySpec& body = spec->bodies[body_index(*spec, name)];
     CHECK(body.mass == 0.5);
     CHECK(near(body.inertia.diagonal(), Vec3(wheel.x(), wheel.z(), wheel.y()), 1e-15));
   }
-  const BodySpec& swivel = spec->bodies[body_index(*spec, "caster_swivel")];
-  CHECK(near(swivel.inertia.diagonal(), Vec3::Constant(0.4 * 0.1 * 0.02 * 0.02), 1e-15));
-  const BodySpec& caster_wheel = spec->bodies[body_index(*spec, "caster_wheel")];
-  CHECK(near(caster_wheel.inertia.diagonal(), Vec3(caster.x(), caster.z(), caster.y()), 1e-15));
+  // The ball caster: a solid sphere (2/5 m r^2) on a fixed joint.
+  const BodySpec& caster = spec->bodies[body_index(*spec, "caster")];
+  CHECK(caster.mass == 0.2);
+  CHECK(near(caster.inertia.diagonal(), Vec3::Constant(0.4 * 0.2 * 0.04 * 0.04), 1e-15));
   CHECK(near(spec->bodies[body_index(*spec, "left_wheel")].pose.pos, Vec3(0.1, 0.19, 0)));
   CHECK(near(spec->bodies[body_index(*spec, "right_wheel")].pose.pos, Vec3(0.1, -0.19, 0)));
-  CHECK(near(swivel.pose.pos, Vec3(-0.15, 0, -0.01)));
-  CHECK(near(caster_wheel.pose.pos, Vec3(-0.03, 0, -0.03)));
-  CHECK(near(joint_named(*spec, "caster_swivel_joint").axis, Vec3::UnitZ()));
+  CHECK(near(caster.pose.pos, Vec3(-0.18, 0, -0.04)));
+  CHECK(joint_named(*spec, "caster_joint").type == JointType::Fixed);
   // Collision cylinders lie along y, and every wheel reaches 0.08 m below the base origin.
   REQUIRE(spec->geoms.size() == 4);
   std::vector<std::string> geoms;
   for (const GeomSpec& geom : spec->geoms) geoms.push_back(geom.name);
-  CHECK(geoms == std::vector<std::string>{"chassis", "left_wheel", "right_wheel", "caster_wheel"});
+  CHECK(geoms == std::vector<std::string>{"chassis", "left_wheel", "right_wheel", "caster"});
   for (const GeomSpec& geom : spec->geoms) {
     if (geom.type != GeomType::Cylinder) continue;
     CHECK(near((geom.pose.quat * Vec3::UnitZ()).cwiseAbs(), Vec3::UnitY()));
@@ -643,11 +640,11 @@ TEST_CASE("urdf: shipped three_wheeler.urdf (floating base)") {
   CHECK(spec->notes.notes().size() == 2);
 
   const Model model = load_ok(path, options);
-  CHECK(model.nq == 7 + 4);
-  CHECK(model.nv == 6 + 4);
-  CHECK(model.nsim == 5);
+  CHECK(model.nq == 7 + 2);
+  CHECK(model.nv == 6 + 2);
+  CHECK(model.nsim == 3);  // the caster is welded into base_link
   CHECK(model.total_mass() == Approx(5.2).epsilon(1e-12));
-  const Pose& caster_world = model.body_pose_world[model.find_body("caster_wheel")];
+  const Pose& caster_world = model.body_pose_world[model.find_body("caster")];
   CHECK(caster_world.pos.z() - 0.04 == Approx(-0.08).margin(1e-12));
   CHECK(model.notes.size() == 2);
 }

@@ -60,13 +60,18 @@ TEST_CASE("lowering: the wheeled robot's scene has plane, box and cylinder conta
   Expected<ir::ResidualProgram> prog =
       load_and_lower(std::string(TALON_MODELS_DIR) + "/three_wheeler_scene.xml");
   REQUIRE(prog.ok());
-  int plane_cylinder = 0, box_cylinder = 0;
+  int plane_cylinder = 0, box_cylinder = 0, caster = 0;
   for (const ir::ContactSlot& slot : prog->slots) {
     plane_cylinder += slot.kind.rfind("plane-cylinder", 0) == 0;
     box_cylinder += slot.kind.rfind("box-cylinder", 0) == 0;
+    if (slot.kind.rfind("plane-sphere", 0) == 0 || slot.kind.rfind("sphere-box", 0) == 0) {
+      ++caster;
+      CHECK(slot.friction_row == -1);  // the ball caster's contacts are frictionless
+    }
   }
-  CHECK(plane_cylinder == 3);  // three wheels, one rim slot each
-  CHECK(box_cylinder == 6);    // the same against the obstacle
+  CHECK(plane_cylinder == 2);  // two wheels, one rim slot each
+  CHECK(box_cylinder == 2);    // the same against the obstacle
+  CHECK(caster == 2);          // the ball caster against the floor and the obstacle
   CHECK(prog->block("servo")->size() == 2);
 }
 
