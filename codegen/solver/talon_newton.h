@@ -314,7 +314,8 @@ static TALON_CALLABLE void talon_halve_update(talon_workspace* ws) {
 }
 
 /* The residual and merit of the iterate in ws->in. After an update (k > 0) that raised the
- * merit above `previous` the update is halved, at most TALON_BACKTRACKING times: at an edge
+ * merit above `previous` (and above the convergence tolerance: a converged iterate's merit
+ * is rounding noise) the update is halved, at most TALON_BACKTRACKING times: at an edge
  * contact or a new impact the full updates overshoot and Newton cycles with period two
  * (merit 1e-8 ↔ 1e-3 on the wheeled robot's obstacle), which no best iterate repairs. Not a
  * line search for a sufficient decrease (DESIGN: that stalls here): any decrease is taken. */
@@ -324,7 +325,8 @@ static TALON_CALLABLE talon_real talon_evaluate(talon_workspace* ws, int k, talo
     talon_real merit;
     talon_kernel_residual(ws->in, ws->res);
     merit = talon_merit(ws, ws->block_now);
-    if (k == 0 || halvings >= TALON_BACKTRACKING || (talon_finite(merit) && merit <= previous))
+    if (k == 0 || halvings >= TALON_BACKTRACKING ||
+        (talon_finite(merit) && (merit <= previous || merit <= TALON_CONVERGED_MERIT)))
       return merit;
     talon_halve_update(ws);
     ++halvings;
