@@ -6,43 +6,51 @@ namespace talon::cli {
 
 void add_solver_args(CLI::App& command, codegen::SolverOptions& solver) {
   const char* group = "Solver";
-  command.add_option("--newton-iterations", solver.newton_iterations,
-                     "Newton updates per step at most (K)")
+  command
+      .add_option("--newton-iterations", solver.newton_iterations,
+                  "Newton updates per step at most (K)")
       ->check(CLI::Range(1, 10000))
       ->group(group)
       ->capture_default_str();
-  command.add_option("--min-iterate", solver.min_iterate,
-                     "Iterates below this index are never returned (k_min)")
+  command
+      .add_option("--min-iterate", solver.min_iterate,
+                  "Iterates below this index are never returned (k_min)")
       ->check(CLI::Range(0, 10000))
       ->group(group)
       ->capture_default_str();
-  command.add_option("--pcr-iterations", solver.pcr_iterations,
-                     "Preconditioned conjugate-residual iterations per linear solve at most")
+  command
+      .add_option("--pcr-iterations", solver.pcr_iterations,
+                  "Preconditioned conjugate-residual iterations per linear solve at most")
       ->check(CLI::Range(1, 100000))
       ->group(group)
       ->capture_default_str();
-  command.add_option("--krylov-iterations", solver.krylov_iterations,
-                     "FGMRES iterations of an exact Newton direction (0: frozen-W steps only)")
+  command
+      .add_option("--krylov-iterations", solver.krylov_iterations,
+                  "FGMRES iterations of an exact Newton direction (0: frozen-W steps only)")
       ->check(CLI::Range(0, 1000))
       ->group(group)
       ->capture_default_str();
-  command.add_option("--convergence-tolerance", solver.convergence_tolerance,
-                     "A step converged when its residual is below this (m/s)")
+  command
+      .add_option("--convergence-tolerance", solver.convergence_tolerance,
+                  "A step converged when its residual is below this (m/s)")
       ->check(CLI::PositiveNumber)
       ->group(group)
       ->capture_default_str();
-  command.add_option("--max-substep-depth", solver.max_substep_depth,
-                     "Halvings of a step whose Newton iteration does not converge (0: never)")
+  command
+      .add_option("--max-substep-depth", solver.max_substep_depth,
+                  "Halvings of a step whose Newton iteration does not converge (0: never)")
       ->check(CLI::Range(0, 8))
       ->group(group)
       ->capture_default_str();
-  command.add_option("--resolve-split-steps", solver.resolve_split_steps,
-                     "After a split, solve the whole step again from the split's end and keep"
-                     " that root when it converges (true/false)")
+  command
+      .add_option("--resolve-split-steps", solver.resolve_split_steps,
+                  "After a split, solve the whole step again from the split's end and keep"
+                  " that root when it converges (true/false)")
       ->group(group)
       ->capture_default_str();
-  command.add_option("--backtracking", solver.backtracking,
-                     "Halvings of a Newton update that raised the residual (0: none)")
+  command
+      .add_option("--backtracking", solver.backtracking,
+                  "Halvings of a Newton update that raised the residual (0: none)")
       ->check(CLI::Range(0, 30))
       ->group(group)
       ->capture_default_str();
@@ -50,14 +58,16 @@ void add_solver_args(CLI::App& command, codegen::SolverOptions& solver) {
 
 void add_adjoint_args(CLI::App& command, codegen::SolverOptions& solver) {
   const char* group = "Backward step";
-  command.add_option("--adjoint-iterations", solver.adjoint_iterations,
-                     "FGMRES iterations per cycle of the backward step's transposed solve"
-                     " (0: no backward step)")
+  command
+      .add_option("--adjoint-iterations", solver.adjoint_iterations,
+                  "FGMRES iterations per cycle of the backward step's transposed solve"
+                  " (0: no backward step)")
       ->check(CLI::Range(0, 1000))
       ->group(group)
       ->capture_default_str();
-  command.add_option("--adjoint-tolerance", solver.adjoint_tolerance,
-                     "Relative residual the backward step's solve stops at")
+  command
+      .add_option("--adjoint-tolerance", solver.adjoint_tolerance,
+                  "Relative residual the backward step's solve stops at")
       ->check(CLI::PositiveNumber)
       ->group(group)
       ->capture_default_str();

@@ -84,8 +84,7 @@ void backward_layout(const ir::ResidualProgram& p, const SolverOptions& solver,
   const ir::Slice* cot_q = check.input(pose, "cotangent_q", l.nq);
   const ir::Slice* pose_q = check.output(pose, "q_minus", l.nq);
   const ir::Slice* pose_u = check.output(pose, "u_plus", l.nv);
-  if (!dyn || !con || !outs[0] || !outs[1] || !outs[2] || !outs[3] || !cot_q || !pose_q ||
-      !pose_u)
+  if (!dyn || !con || !outs[0] || !outs[1] || !outs[2] || !outs[3] || !cot_q || !pose_q || !pose_u)
     return;
   l.adjoint = solver.adjoint_iterations;
   l.vjp_cot_dyn = dyn->offset;
@@ -221,7 +220,8 @@ Diagnostics check_name(const std::string& name) {
 
 Expected<std::string> rendered_kernels(const ir::ResidualProgram& program, const Layout& layout,
                                        const ModelUnitOptions& options) {
-  const std::vector<ir::Function> functions = unit_functions(program, layout.krylov > 0, layout.adjoint > 0);
+  const std::vector<ir::Function> functions =
+      unit_functions(program, layout.krylov > 0, layout.adjoint > 0);
   Expected<RenderedSource> rendered = [&]() -> Expected<RenderedSource> {
     if (options.target == UnitTarget::Cuda) {
       CudaRenderOptions o;
@@ -250,8 +250,8 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
     Diagnostics errors;
     errors.error({}, "",
                  "the backward step records every substep of a step: max_substep_depth must be "
-                 "0.." + std::to_string(kMaxBackwardDepth) + " with it, not " +
-                     std::to_string(depth));
+                 "0.." +
+                     std::to_string(kMaxBackwardDepth) + " with it, not " + std::to_string(depth));
     return errors;
   }
   Expected<Layout> layout = compute_layout(program, options.solver);

@@ -108,10 +108,10 @@ struct ModelUnit {
   std::string header;  // NAME.h (C target; empty for CUDA)
   std::string source;  // NAME.c / the CUDA text: self-contained (it embeds the header)
   int nq = 0, nv = 0, nctrl = 0, nparam = 0, nrows = 0;
-  int ncontacts = 0;                     // contact normal rows (NAME_contact_gaps)
-  int nstats = 0;                        // values of NAME_step_statistics
+  int ncontacts = 0;                        // contact normal rows (NAME_contact_gaps)
+  int nstats = 0;                           // values of NAME_step_statistics
   int trace_capacity = 0, trace_width = 0;  // NAME_trace: entries per step, values per entry
-  std::vector<std::string> block_names;  // residual blocks, "dynamics" first
+  std::vector<std::string> block_names;     // residual blocks, "dynamics" first
 };
 
 // Errors (diagnostics) when the name is not a usable C identifier or the program's kernels do

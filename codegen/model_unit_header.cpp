@@ -259,7 +259,8 @@ std::string trace_prototypes(const std::string& n) {
   return "\n/* ---- The Newton trace (why a step did or did not converge) ---- */\n"
          "/* on != 0: every following step records each Newton iterate of each attempt (the\n"
          "   step, and any substeps it was split into), " +
-         n + "_TRACE_WIDTH values per iterate:\n"
+         n +
+         "_TRACE_WIDTH values per iterate:\n"
          "   the attempt's h, the iterate k (0 = the initial guess), its merit ((m/s)^2), the\n"
          "   block residuals (" +
          n + "_NBLOCKS, as in " + n +
@@ -272,7 +273,8 @@ std::string trace_prototypes(const std::string& n) {
          n + "_TRACE_CAPACITY * " + n +
          "_TRACE_WIDTH] and returns how many\n"
          "   the step had (only the first " +
-         n + "_TRACE_CAPACITY are kept). A backward step re-runs its forward step,\n"
+         n +
+         "_TRACE_CAPACITY are kept). A backward step re-runs its forward step,\n"
          "   so after one the trace holds that step's iterates. */\n"
          "int " +
          n + "_trace(const " + n + "_workspace* ws, " + r + " out[]);\n";

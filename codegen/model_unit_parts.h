@@ -31,10 +31,10 @@ struct Layout {
   int vjp_cot_dyn = 0, vjp_cot_con = 0, vjp_in_size = 0;
   int vjpi_q_minus = 0, vjpi_u_minus = 0, vjpi_ctrl = 0, vjpi_params = 0, vjpi_out_size = 0;
   int pose_cot_q = 0, pose_in_size = 0, pose_q_minus = 0, pose_u_plus = 0, pose_out_size = 0;
-  int max_substeps = 1;                  // 2^max_substep_depth: substeps the backward records
-  bool resolve_split_steps = false;  // split_* arrays (SolverOptions::resolve_split_steps)
+  int max_substeps = 1;                     // 2^max_substep_depth: substeps the backward records
+  bool resolve_split_steps = false;         // split_* arrays (SolverOptions::resolve_split_steps)
   int trace_capacity = 0, trace_width = 0;  // NAME_trace (SolverOptions::trace_capacity)
-  std::vector<std::string> block_names;  // "dynamics" first
+  std::vector<std::string> block_names;     // "dynamics" first
 };
 
 // A C99 array size: zero-length arrays are not C.

@@ -74,7 +74,7 @@ struct GeomSpec {
   Pose pose;                          // geom frame in the body frame
   Vec3 friction{1.0, 0.005, 0.0001};  // sliding, torsional, rolling
   int contype = 1, conaffinity = 1, condim = 3;
-  int priority = 0;  // MuJoCo's: the higher of two touching geoms sets condim and friction
+  int priority = 0;       // MuJoCo's: the higher of two touching geoms sets condim and friction
   std::string mesh_file;  // resolved path, GeomType::Mesh only (loaded by the mesh stage)
   Vec3 mesh_scale = Vec3::Ones();
 };

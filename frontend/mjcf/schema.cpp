@@ -210,10 +210,8 @@ const std::set<std::string, std::less<>> kNewerElements = {
 
 // MuJoCo's soft-contact and soft-constraint parameters.
 const std::set<std::string, std::less<>> kSoftContactAttributes = {
-    "solref",         "solimp",         "margin",      "gap",
-    "solmix",         "solreflimit",    "solimplimit",
-    "solreffriction", "solimpfriction", "o_margin",    "o_solref",
-    "o_solimp"};
+    "solref",      "solimp",         "margin",         "gap",      "solmix",   "solreflimit",
+    "solimplimit", "solreffriction", "solimpfriction", "o_margin", "o_solref", "o_solimp"};
 
 struct SchemaEntry {
   std::set<std::string, std::less<>> attributes;

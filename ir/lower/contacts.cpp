@@ -89,7 +89,6 @@ void add_normal_row(Context& ctx, const SlotGeometry& s, Expr compliance) {
   ctx.slots[s.slot].normal_row = static_cast<int>(ctx.rows.size()) - 1;
 }
 
-
 struct FrictionTerms {
   Expr w;         // exact weight W
   Expr merit[2];  // natural-map residual per direction

@@ -1,8 +1,8 @@
 // `talon inspect` end to end: the shipped models, MuJoCo's own models (MuJoCo is the
 // oracle for counts and mass), and clean failures on bad input.
+#include <unistd.h>
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <unistd.h>
 
 #include "run_cli.h"
 
@@ -85,8 +85,8 @@ void compare_with_mujoco(const std::string& path) {
 }  // namespace
 
 TEST_CASE("inspect matches MuJoCo on the shipped MJCF models") {
-  for (const char* name : {"sphere_drop.xml", "sliding_box.xml", "box_stack.xml",
-                           "three_wheeler_scene.xml"})
+  for (const char* name :
+       {"sphere_drop.xml", "sliding_box.xml", "box_stack.xml", "three_wheeler_scene.xml"})
     compare_with_mujoco(kModels + "/" + name);
 }
 

@@ -534,8 +534,7 @@ TEST_CASE("mesh geoms record the mesh file resolved against meshdir", "[mjcf]") 
   CHECK(spec.bodies[0].mass == 1);
 }
 
-TEST_CASE("geom priority comes from the element or its default class, and is no note",
-          "[mjcf]") {
+TEST_CASE("geom priority comes from the element or its default class, and is no note", "[mjcf]") {
   const talon::ModelSpec spec = read(one_body("<geom size='0.1'/><geom size='0.1' priority='3'/>",
                                               "<default><geom priority='2'/></default>"));
   REQUIRE(spec.geoms.size() == 2);
@@ -579,9 +578,9 @@ TEST_CASE("the shipped three-wheeler has the URDF robot's masses and parts", "[m
   CHECK(model->body_mass[model->find_body("base_link")] == Approx(4.2));  // chassis + caster
   CHECK(model->body_mass[model->find_body("left_wheel")] == 0.5);
   // The ball caster's contacts are frictionless whatever it touches (condim 1, priority 1).
-  const int caster = static_cast<int>(
-      std::find(model->geom_name.begin(), model->geom_name.end(), "caster") -
-      model->geom_name.begin());
+  const int caster =
+      static_cast<int>(std::find(model->geom_name.begin(), model->geom_name.end(), "caster") -
+                       model->geom_name.begin());
   REQUIRE(caster < model->ngeom);
   CHECK(model->geom_condim[caster] == 1);
   CHECK(talon::contact_condim(*model, 0, caster) == 1);  // geom 0: the floor

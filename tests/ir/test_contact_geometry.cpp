@@ -144,9 +144,8 @@ TEST_CASE("contact geometry: plane-cylinder touches at the lowest rim point") {
   for (const double alpha : {0.3, -0.3}) {
     Scene s2;
     const GeomPose plane2 = s2.geom(GeomType::Plane, {0, 0, 1}, Vec3::Zero());
-    const auto cambered =
-        s2.slots(plane2, s2.geom(GeomType::Cylinder, {0.08, 0.02, 0}, {0, 0, 0.1},
-                                 about(Vec3::UnitX(), M_PI / 2 + alpha)));
+    const auto cambered = s2.slots(plane2, s2.geom(GeomType::Cylinder, {0.08, 0.02, 0}, {0, 0, 0.1},
+                                                   about(Vec3::UnitX(), M_PI / 2 + alpha)));
     REQUIRE(cambered.size() == 1);
     const double drop = 0.08 * std::cos(alpha);
     CHECK_THAT(cambered[0].gap, WithinAbs(0.1 - 0.02 * std::sin(std::abs(alpha)) - drop, 1e-12));

@@ -15,14 +15,22 @@ namespace {
 
 constexpr double kH = 0.01, kMu = 0.5, kRadius = 0.1, kMass = 2.0;
 
-// A free ball (radius 0.1, 2 kg) above a floor plane, friction 0.5.
-Model ball_on_floor(int condim = 3) {
+// A geom's contact parameters.
+struct Contact {
+  double mu = kMu;
+  int condim = 3, priority = 0;
+};
+
+// A free ball (radius 0.1, 2 kg) above a floor plane, both with friction 0.5 by default.
+Model ball_on_floor(Contact floor = {}, Contact ball = {}) {
   ModelSpec spec;
   spec.name = "ball";
-  add_geom(spec, "floor", -1, GeomType::Plane, {0, 0, 1}, {}, kMu, condim);
-  const int ball = add_box_body(spec, "ball", -1, {0, 0, kRadius}, kMass, {0.1, 0.1, 0.1}, false);
-  add_joint(spec, "free", ball, JointType::Free);
-  add_geom(spec, "ball", ball, GeomType::Sphere, {kRadius, 0, 0}, {}, kMu, condim);
+  add_geom(spec, "floor", -1, GeomType::Plane, {0, 0, 1}, {}, floor.mu, floor.condim);
+  spec.geoms.back().priority = floor.priority;
+  const int body = add_box_body(spec, "ball", -1, {0, 0, kRadius}, kMass, {0.1, 0.1, 0.1}, false);
+  add_joint(spec, "free", body, JointType::Free);
+  add_geom(spec, "ball", body, GeomType::Sphere, {kRadius, 0, 0}, {}, ball.mu, ball.condim);
+  spec.geoms.back().priority = ball.priority;
   return compile(spec);
 }
 
@@ -55,7 +63,7 @@ TEST_CASE("contact rows: slots, blocks and metadata of a ball on the floor") {
   CHECK(prog.block("contact_normal")->size() == 1);
   CHECK(prog.block("friction")->size() == 2);
   CHECK(prog.nfriction == 1);
-  const ir::ResidualProgram frictionless = lower(ball_on_floor(1));
+  const ir::ResidualProgram frictionless = lower(ball_on_floor({kMu, 1}, {kMu, 1}));
   CHECK(frictionless.block("friction")->size() == 0);
   CHECK(frictionless.slots[0].friction_row == -1);
 }
@@ -131,14 +139,7 @@ TEST_CASE("contact rows: friction W = |v_t|/|lambda_t| when sliding on the cone"
 // friction; at equal priority condim and μ are the larger of the two.
 TEST_CASE("contact rows: the geom with the higher priority sets condim and friction") {
   auto lowered = [](int ball_condim, double ball_mu, int ball_priority) {
-    ModelSpec spec;
-    spec.name = "ball";
-    add_geom(spec, "floor", -1, GeomType::Plane, {0, 0, 1}, {}, 0.9, 3);
-    const int ball = add_box_body(spec, "ball", -1, {0, 0, kRadius}, kMass, {0.1, 0.1, 0.1}, false);
-    add_joint(spec, "free", ball, JointType::Free);
-    add_geom(spec, "ball", ball, GeomType::Sphere, {kRadius, 0, 0}, {}, ball_mu, ball_condim);
-    spec.geoms.back().priority = ball_priority;
-    return lower(compile(spec));
+    return lower(ball_on_floor({0.9, 3}, {ball_mu, ball_condim, ball_priority}));
   };
   // The friction coefficient a sliding contact's friction sits on: the natural-map merit
   // vanishes with λ_t = −μλ_n against the slip for that μ only.

@@ -75,7 +75,8 @@ TEST_CASE("results do not depend on the number of threads", "[runtime][sim]") {
 TEST_CASE("the Newton trace lists every iterate of a step and changes nothing", "[runtime][sim]") {
   SimulatorOptions traced_options = testing::test_options();
   traced_options.solver.trace_capacity = 200;
-  const Simulator traced = make_simulator(testing::shipped_model("sliding_box.xml"), traced_options);
+  const Simulator traced =
+      make_simulator(testing::shipped_model("sliding_box.xml"), traced_options);
   const Simulator plain = make_simulator(testing::shipped_model("sliding_box.xml"));
   CHECK(traced.has_trace());
   CHECK_FALSE(plain.has_trace());
