@@ -572,10 +572,10 @@ static TALON_CALLABLE int talon_step_world(talon_workspace* ws, talon_real* q, t
     if (ws->record) talon_record_substep(ws, substeps, ws->start_q, ws->start_u, sub);
 #endif
 #if TALON_RESOLVE_SPLIT_STEPS
-    talon_copy(ws->split_q, ws->start_q, TALON_NQ);
-    talon_copy(ws->split_u, ws->start_u, TALON_NV);
-    {
+    if (size < total) { /* a substep of a split: what talon_resolve_full_step needs */
       int i;
+      talon_copy(ws->split_q, ws->start_q, TALON_NQ);
+      talon_copy(ws->split_u, ws->start_u, TALON_NV);
       for (i = 0; i < TALON_NROWS; ++i) ws->split_lambda[i] += ws->best_lambda[i];
     }
 #endif

@@ -152,11 +152,14 @@ TEST_CASE("contact rows: the geom with the higher priority sets condim and frict
     p.lambda[rows.f1] = -mu * normal;
     return std::abs(output(prog, "residual", "merit", p)[rows.f1]);
   };
-  SECTION("equal priority: the larger condim and the larger friction") {
-    const ir::ResidualProgram prog = lowered(1, 0.2, 0);
+  // Friction rows whose coefficient is `applied`, not `other`.
+  auto check_friction = [&](const ir::ResidualProgram& prog, double applied, double other) {
     CHECK(prog.block("friction")->size() == 2);
-    CHECK(sliding_merit(prog, 0.9) < 1e-10);
-    CHECK(sliding_merit(prog, 0.2) > 1e-3);
+    CHECK(sliding_merit(prog, applied) < 1e-10);
+    CHECK(sliding_merit(prog, other) > 1e-3);
+  };
+  SECTION("equal priority: the larger condim and the larger friction") {
+    check_friction(lowered(1, 0.2, 0), 0.9, 0.2);
   }
   SECTION("the ball's priority: its condim 1 makes the contact frictionless") {
     const ir::ResidualProgram prog = lowered(1, 0.2, 1);
@@ -164,10 +167,7 @@ TEST_CASE("contact rows: the geom with the higher priority sets condim and frict
     CHECK(prog.slots[0].friction_row == -1);
   }
   SECTION("the ball's priority: its smaller friction applies") {
-    const ir::ResidualProgram prog = lowered(3, 0.2, 1);
-    CHECK(prog.block("friction")->size() == 2);
-    CHECK(sliding_merit(prog, 0.2) < 1e-10);
-    CHECK(sliding_merit(prog, 0.9) > 1e-3);
+    check_friction(lowered(3, 0.2, 1), 0.2, 0.9);
   }
 }
 
