@@ -64,7 +64,6 @@ int compile(const CompileArgs& args) {
   codegen::ModelUnitOptions options;
   options.name = name;
   options.precision = args.precision == "f32" ? ir::CPrecision::Float : ir::CPrecision::Double;
-  options.fb_epsilon_sq = lower.fb_epsilon_sq;
   options.solver = args.solver;
   Expected<codegen::ModelUnit> unit = codegen::generate_model_unit(*model, *program, options);
   for (const Diagnostic& d : unit.diagnostics().items()) std::cerr << d.format() << '\n';

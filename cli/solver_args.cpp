@@ -1,5 +1,5 @@
-// The Newton/PCR settings `talon simulate` and `talon compile` share (DESIGN "Best-iterate
-// backtracking"); defaults are codegen::SolverOptions'.
+// The Newton/PCR settings `talon simulate` and `talon compile` share (codegen/solver/
+// talon_newton.h); defaults are codegen::SolverOptions'.
 #include "cli/commands.h"
 
 namespace talon::cli {
@@ -13,26 +13,20 @@ void add_solver_args(CLI::App& command, codegen::SolverOptions& solver) {
       ->group(group)
       ->capture_default_str();
   command
-      .add_option("--min-iterate", solver.min_iterate,
-                  "Iterates below this index are never returned (k_min)")
-      ->check(CLI::Range(0, 10000))
-      ->group(group)
-      ->capture_default_str();
-  command
       .add_option("--pcr-iterations", solver.pcr_iterations,
-                  "Preconditioned conjugate-residual iterations per linear solve at most")
+                  "Conjugate-residual iterations per preconditioner solve at most")
       ->check(CLI::Range(1, 100000))
       ->group(group)
       ->capture_default_str();
   command
       .add_option("--krylov-iterations", solver.krylov_iterations,
-                  "FGMRES iterations of an exact Newton direction (0: frozen-W steps only)")
-      ->check(CLI::Range(0, 1000))
+                  "FGMRES iterations per Newton direction at most (exact Jacobian)")
+      ->check(CLI::Range(1, 1000))
       ->group(group)
       ->capture_default_str();
   command
       .add_option("--convergence-tolerance", solver.convergence_tolerance,
-                  "A step converged when its residual is below this (m/s)")
+                  "Newton stops once the step's residual is below this (m/s)")
       ->check(CLI::PositiveNumber)
       ->group(group)
       ->capture_default_str();
@@ -43,15 +37,9 @@ void add_solver_args(CLI::App& command, codegen::SolverOptions& solver) {
       ->group(group)
       ->capture_default_str();
   command
-      .add_option("--resolve-split-steps", solver.resolve_split_steps,
-                  "After a split, solve the whole step again from the split's end and keep"
-                  " that root when it converges (true/false)")
-      ->group(group)
-      ->capture_default_str();
-  command
-      .add_option("--backtracking", solver.backtracking,
-                  "Halvings of a Newton update that raised the residual (0: none)")
-      ->check(CLI::Range(0, 30))
+      .add_option("--line-search-steps", solver.line_search_steps,
+                  "Halvings of a Newton direction until the residual falls enough (Armijo)")
+      ->check(CLI::Range(0, 60))
       ->group(group)
       ->capture_default_str();
 }

@@ -106,7 +106,6 @@ void backward_layout(const ir::ResidualProgram& p, const SolverOptions& solver,
 Expected<Layout> compute_layout(const ir::ResidualProgram& p, const SolverOptions& solver) {
   Layout l;
   l.nsim = p.nsim;
-  l.resolve_split_steps = solver.resolve_split_steps && solver.max_substep_depth > 0;
   l.nv = 6 * p.nsim;
   l.nq = 7 * p.nsim;
   l.nrows = p.nrows;
@@ -144,8 +143,7 @@ Expected<Layout> compute_layout(const ir::ResidualProgram& p, const SolverOption
   int* res_offsets[] = {&l.res_dyn, &l.res_con, &l.res_merit, &l.res_q_plus, &l.res_w};
   for (int i = 0; i < 5; ++i)
     if (outs[i]) *res_offsets[i] = outs[i]->offset;
-  if (const ir::Slice* gap = residual.output("gap"); gap && gap->size == l.nnormal)
-    l.res_gap = gap->offset;
+  if (const ir::Slice* gap = check.output(residual, "gap", l.nnormal)) l.res_gap = gap->offset;
   l.res_size = static_cast<int>(residual.function.outputs.size());
   check.output(p.kernel("jhat"), "values", l.nnz);
   check.output(p.kernel("c_diag"), "c_diag", l.nrows);
@@ -155,7 +153,7 @@ Expected<Layout> compute_layout(const ir::ResidualProgram& p, const SolverOption
   l.lin_c = l.nnz;
   l.lin_diag = l.nnz + l.nrows;
   l.lin_size = l.nnz + 2 * l.nrows;
-  if (solver.krylov_iterations > 0) {
+  {
     const ir::Kernel& jvp = p.kernel("jvp_exact");
     for (const char* input : kBaseInputs) check.same_input(jvp, input, residual.input(input));
     const ir::Slice* tu = check.input(jvp, "tangent_u", l.nv);
@@ -252,6 +250,13 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
                  "the backward step records every substep of a step: max_substep_depth must be "
                  "0.." +
                      std::to_string(kMaxBackwardDepth) + " with it, not " + std::to_string(depth));
+    return errors;
+  }
+  if (options.solver.krylov_iterations < 1) {
+    Diagnostics errors;
+    errors.error({}, "",
+                 "krylov_iterations must be at least 1: every Newton direction is an FGMRES "
+                 "solve of the exact Jacobian system");
     return errors;
   }
   Expected<Layout> layout = compute_layout(program, options.solver);

@@ -37,47 +37,37 @@
 
 namespace talon::codegen {
 
-// The Newton + PCR loop's settings (DESIGN "Best-iterate backtracking"), compiled into the unit.
+// The Newton + PCR loop's settings (docs/design.md, "The Newton iteration"), compiled into the
+// unit.
 struct SolverOptions {
+  // The step's Newton iteration (codegen/solver/talon_newton.h): F(z) = [r_dyn; r_con] = 0
+  // for z = (u⁺, λ), directions from the exact Jacobian by FGMRES preconditioned with the
+  // frozen-W Schur step, a (non-monotone) Armijo line search on ‖L F‖², stop at the tolerance.
   int newton_iterations = 16;  // K: Newton updates at most
-  int min_iterate = 3;         // k_min: iterates 0 .. k_min−1 are never returned
-  int pcr_iterations = 16;     // operator applications per linear solve at most
-  double pcr_tolerance = 1e-12;  // a solve stops when ‖r‖ ≤ this · ‖r₀‖ (scaled residuals)
-  // Once an iterate k ≥ k_min has merit ≤ stop_merit ((m/s)²) the step stops early.
-  double stop_merit = 1e-26;
-  // The step counts as converged when √merit ≤ this (m/s); otherwise NAME_stats.converged = 0.
+  int pcr_iterations = 16;     // operator applications per preconditioner solve at most
+  double pcr_tolerance = 1e-12;  // a PCR solve stops when ‖r‖ ≤ this · ‖r₀‖ (scaled residuals)
+  // The step converged when ‖L F‖ ≤ this (m/s; L = diag(M̃⁻¹, I) puts every row in velocity
+  // units); the iteration stops there. Otherwise NAME_stats.converged = 0.
   double convergence_tolerance = 1e-6;
-  double friction_w_max = 1e12;    // cap of the frozen friction weight W (1/kg)
-  bool warm_start = true;          // iterate 0 takes the previous step's impulses (scaled by h)
-  bool project_unilateral = true;  // λ ≥ 0 on normal and limit rows on every iterate
-  // > 0: the Newton direction solves the exact Jacobian system by FGMRES with this many
-  // iterations, preconditioned by the frozen-W step (codegen/solver/talon_krylov.h); 0: the
-  // frozen-W step itself (DESIGN's method; cheaper, but sliding contacts can fail to converge).
-  int krylov_iterations = 4;
-  // Once an update reduces the merit by less than this factor, the rest of the step's
-  // iteration takes the exact direction (the frozen-W step is used while it contracts).
-  double krylov_switch = 0.5;
+  bool warm_start = true;        // iterate 0: the better of the previous step's impulses and 0
+  // FGMRES iterations per Newton direction at most (≥ 1); each stops earlier at the forcing
+  // term min(0.1, ‖L F‖^½) relative to ‖L F‖ (Eisenstat–Walker).
+  int krylov_iterations = 16;
   // Trust region: one Newton update turns no body's end-of-step orientation by more than this
-  // (rad, h·|Δω|); see talon_limit_update.
+  // (rad, h·|Δω|): the line search starts from that fraction of the direction.
   double max_rotation = 0.5;
-  // An unconverged step is retried as two half steps, at most this many times nested (the
-  // finest substep is h / 2^depth); 0 = never split (take the best iterate as it is).
-  // 5 (h/32): at 4 the three-wheeler's 3/6 rad/s turn from rest diverged after 1.9 s at
-  // h = 0.1 (a finest substep above divergence_tolerance); at 5 and 6 it completes, both
-  // ending at the same pose. Deeper splits cost time only on steps that need them; a unit
-  // with the backward step records up to 2^depth substeps per step in its workspace.
+  // Line search: a direction is halved at most this many times until ‖L F‖² falls below the
+  // largest of the last few merits by Armijo's sufficient decrease; a direction that never
+  // does ends the iteration.
+  int line_search_steps = 10;
+  // A step whose Newton iteration did not converge is retried as two half steps, at most this
+  // many times nested (the finest substep is h / 2^depth); 0 = never split. A fallback: the
+  // well-posed step converges without it on the scenes in bench/scenes.sh; splits are
+  // counted in NAME_stats.substeps.
   int max_substep_depth = 5;
-  // A finest substep still unconverged with √merit above this (m/s) fails the step
+  // A finest substep still unconverged with ‖L F‖ above this (m/s) fails the step
   // (NAME_STEP_DIVERGED, state unchanged) instead of returning a garbage iterate.
   double divergence_tolerance = 1.0;
-  // After a split, the whole step is solved once more at h from the split's end state; when
-  // that converges it is the step's answer (the root of the full step's equations, the same
-  // function of the data whether or not the step needed splitting, so finite differences
-  // across a split agree with the adjoint). The split then only found the root's basin.
-  bool resolve_split_steps = true;
-  // An update that raises the merit is halved up to this many times (0: never). At edge
-  // contacts and new impacts full updates overshoot and Newton cycles with period two.
-  int backtracking = 4;
   // > 0: the unit also gets the backward step (NAME_step_backward, codegen/solver/
   // talon_adjoint.h), whose transposed exact system is solved by FGMRES with this many
   // iterations per cycle, restarted at most adjoint_restarts times, until the residual is
@@ -98,9 +88,6 @@ struct ModelUnitOptions {
   ir::CPrecision precision = ir::CPrecision::Double;
   UnitTarget target = UnitTarget::C;
   SolverOptions solver;
-  // The ε² the program was lowered with (ir::LowerOptions::fb_epsilon_sq): NAME_contact_gaps
-  // inverts the normal rows' Fischer–Burmeister residual with it.
-  double fb_epsilon_sq = 1e-8;
 };
 
 struct ModelUnit {

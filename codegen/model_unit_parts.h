@@ -17,7 +17,7 @@ struct Layout {
       in_h = 0, in_w = 0, in_size = 0;
   // Outputs of `residual`.
   int res_dyn = 0, res_con = 0, res_merit = 0, res_q_plus = 0, res_w = 0, res_size = 0;
-  int res_gap = -1;  // a `gap` output of the residual kernel, when the lowering provides one
+  int res_gap = -1;  // the residual kernel's `gap` output: g(q⁺) of every contact normal row
   // Outputs of the fused linearisation (jhat values, c_diag, diag_a).
   int lin_jhat = 0, lin_c = 0, lin_diag = 0, lin_size = 0;
   int mass_size = 0;
@@ -32,7 +32,6 @@ struct Layout {
   int vjpi_q_minus = 0, vjpi_u_minus = 0, vjpi_ctrl = 0, vjpi_params = 0, vjpi_out_size = 0;
   int pose_cot_q = 0, pose_in_size = 0, pose_q_minus = 0, pose_u_plus = 0, pose_out_size = 0;
   int max_substeps = 1;                     // 2^max_substep_depth: substeps the backward records
-  bool resolve_split_steps = false;         // split_* arrays (SolverOptions::resolve_split_steps)
   int trace_capacity = 0, trace_width = 0;  // NAME_trace (SolverOptions::trace_capacity)
   std::vector<std::string> block_names;     // "dynamics" first
 };

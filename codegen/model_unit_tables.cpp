@@ -93,13 +93,6 @@ FrictionTables friction_tables(const Model& model, const ir::ResidualProgram& p)
   return t;
 }
 
-std::vector<int> normal_rows(const ir::ResidualProgram& p) {
-  std::vector<int> out;
-  for (int r = 0; r < p.nrows; ++r)
-    if (p.rows[r].kind == ir::RowKind::ContactNormal) out.push_back(r);
-  return out;
-}
-
 void check_jhat_pattern(const ir::ResidualProgram& p) {
   TALON_INTERNAL_ASSERT(p.jhat_row.size() == p.jhat_col.size(), "jhat pattern sizes differ");
   for (std::size_t k = 0; k < p.jhat_row.size(); ++k)
@@ -142,17 +135,15 @@ std::string config_text(const Layout& l, const ModelUnitOptions& options) {
       {"TALON_RES_MERIT", l.res_merit},
       {"TALON_RES_Q_PLUS", l.res_q_plus},
       {"TALON_RES_W", l.res_w},
+      {"TALON_RES_GAP", l.res_gap},
       {"TALON_LIN_JHAT", l.lin_jhat},
       {"TALON_LIN_C", l.lin_c},
       {"TALON_LIN_DIAG", l.lin_diag},
       {"TALON_NEWTON_ITERATIONS", s.newton_iterations},
-      {"TALON_NEWTON_MIN_ITERATE", s.min_iterate},
       {"TALON_PCR_ITERATIONS", s.pcr_iterations},
       {"TALON_WARM_START", s.warm_start ? 1 : 0},
-      {"TALON_PROJECT_UNILATERAL", s.project_unilateral ? 1 : 0},
       {"TALON_MAX_SUBSTEP_DEPTH", s.max_substep_depth},
-      {"TALON_RESOLVE_SPLIT_STEPS", l.resolve_split_steps ? 1 : 0},
-      {"TALON_BACKTRACKING", s.backtracking},
+      {"TALON_LINE_SEARCH_STEPS", s.line_search_steps},
       {"TALON_KRYLOV_ITERATIONS", l.krylov},
       {"TALON_JVP_IN_TANGENT_U", l.jvp_tangent_u},
       {"TALON_JVP_IN_TANGENT_LAMBDA", l.jvp_tangent_lambda},
@@ -173,15 +164,10 @@ std::string config_text(const Layout& l, const ModelUnitOptions& options) {
       {"TALON_TRACE_WIDTH", l.trace_width},
       {"TALON_TRACE_BLOCKS", kTraceBlockResiduals}};
   for (const auto& [name, value] : sizes) macro(out, name, static_cast<long long>(value));
-  if (l.res_gap >= 0) macro(out, "TALON_RES_GAP", static_cast<long long>(l.res_gap));
   macro(out, "TALON_PCR_RELATIVE_TOLERANCE", s.pcr_tolerance * s.pcr_tolerance);
-  macro(out, "TALON_MERIT_STOP", s.stop_merit);
   macro(out, "TALON_CONVERGED_MERIT", s.convergence_tolerance * s.convergence_tolerance);
-  macro(out, "TALON_FRICTION_W_MAX", s.friction_w_max);
-  macro(out, "TALON_KRYLOV_SWITCH", s.krylov_switch);
   macro(out, "TALON_MAX_ROTATION", s.max_rotation);
   macro(out, "TALON_DIVERGED_MERIT", s.divergence_tolerance * s.divergence_tolerance);
-  macro(out, "TALON_FB_EPSILON_SQ", options.fb_epsilon_sq);
   macro(out, "TALON_ADJOINT_TOLERANCE", s.adjoint_tolerance);
   out << "typedef " << options.name << "_workspace talon_workspace;\n"
       << "typedef " << options.name << "_stats talon_stats;\n";
@@ -203,7 +189,6 @@ std::string table_text(const Model& model, const ir::ResidualProgram& p, const L
   int_table(out, "talon_friction_normal", friction.normal);
   int_table(out, "talon_friction_mu_param", friction.mu_param);
   real_table(out, "talon_friction_mu_value", friction.mu_value, precision);
-  if (l.res_gap < 0) int_table(out, "talon_normal_row", normal_rows(p));
   std::vector<double> params;
   for (int i = 0; i < l.nparam; ++i) params.push_back(p.param_info[i].value);
   real_table(out, "talon_default_params", params, precision);

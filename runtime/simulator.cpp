@@ -20,10 +20,7 @@ int thread_count(int requested) {
 }  // namespace
 
 ir::LowerOptions default_lower_options() {
-  ir::LowerOptions options;
-  options.fb_regularization = 1e-6;
-  options.friction_regularization = 1e-3;
-  return options;
+  return {};
 }
 
 Expected<Simulator> Simulator::create(Model model, const SimulatorOptions& options) {
@@ -40,7 +37,6 @@ Expected<Simulator> Simulator::create(Model model, const SimulatorOptions& optio
   codegen::ModelUnitOptions unit_options;
   unit_options.name = kUnitName;
   unit_options.solver = options.solver;
-  unit_options.fb_epsilon_sq = options.lower.fb_epsilon_sq;
   Expected<codegen::ModelUnit> unit =
       codegen::generate_model_unit(*sim.model_, *sim.program_, unit_options);
   if (!unit) return unit.diagnostics();

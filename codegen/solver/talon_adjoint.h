@@ -46,6 +46,7 @@ static TALON_CALLABLE void talon_adjoint_solve(talon_workspace* ws, const talon_
   if (!(norm_b > TALON_TINY)) return;
   for (cycle = 0;; ++cycle) {
     int krylov = 0;
+    talon_real reached;
     /* the true residual b − Jᵀ μ into the first Krylov row (μ = 0 at first) */
     if (cycle == 0) {
       talon_copy(ws->kv, b, TALON_KRYLOV_N);
@@ -58,7 +59,7 @@ static TALON_CALLABLE void talon_adjoint_solve(talon_workspace* ws, const talon_
       break;
     ws->adj_stats.pcr_iterations +=
         talon_fgmres_cycle(ws, TALON_ADJOINT_ITERATIONS, 1,
-                           (talon_real)TALON_ADJOINT_TOLERANCE * norm_b, mu, &krylov);
+                           (talon_real)TALON_ADJOINT_TOLERANCE * norm_b, mu, &krylov, &reached);
     ws->adj_stats.krylov_iterations += krylov;
     if (krylov == 0) break; /* no progress possible (breakdown) */
   }

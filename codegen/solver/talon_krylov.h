@@ -1,18 +1,19 @@
 #ifdef TALON_SOLVER_EMBED
 R"talon_c(
 #endif
-/* Talon solver loops, part 4: the exact Newton direction by flexible GMRES (optional).
+/* Talon solver loops, part 4: the exact Newton direction by flexible GMRES.
  *
  * Why: with W frozen, the Newton update is a fixed-point iteration on the friction weights.
  * With several contacts on one body it can repel its own fixed point: a box on four corners
  * sliding to a stop at h = 0.1 amplifies a yaw mode of the tangential impulses about tenfold
- * per iteration, even when started at the solution (tests/physics). The exact Jacobian of
- * [r_dyn; r_con] with respect to (u⁺, λ) — W differentiated, geometric terms and the FB rows'
- * impulse directions kept — has no such mode, and the `jvp_exact` kernel applies it.
+ * per iteration, even when started at the solution (tests/physics). And a direction computed
+ * for one residual is no descent direction for another, so no line search can judge it. The
+ * exact Jacobian of F = [r_dyn; r_con] with respect to (u⁺, λ) — the friction cone's natural
+ * map, geometric terms and the FB rows' impulse directions differentiated — has neither
+ * problem, and the `jvp_exact` kernel applies it.
  *
- * So, when TALON_KRYLOV_ITERATIONS > 0, the Newton direction solves J z = −F (F = [r_dyn;
- * r_con], J exact) by FGMRES (Saad 1993; Saad, Iterative Methods for Sparse Linear Systems,
- * Alg. 9.6) from z = 0, right-preconditioned by the frozen-W step P⁻¹ (talon_pcr.h and
+ * So the Newton direction solves J z = −F by FGMRES (Saad 1993; Saad, Iterative Methods for
+ * Sparse Linear Systems, Alg. 9.6) from z = 0, right-preconditioned by the frozen-W step P⁻¹ (talon_pcr.h and
  * talon_schur.h: exactly the plain method's update, so the first Krylov vector is the plain
  * Newton step). Residuals are measured in velocity units, L = diag(M̃⁻¹, I), like the merit:
  * GMRES minimises ‖L (J z + F)‖. P⁻¹ of L⁻¹v, v = (v_d, v_c), is
@@ -29,6 +30,19 @@ R"talon_c(
 
 #define TALON_KRYLOV_N (TALON_NV + TALON_NROWS)
 
+/* Multiplies the friction rows of x (TALON_NROWS long) by 1 + s (s the frozen weight of their
+ * contact, in ws->in): the exact Jacobian's friction rows are the frozen rows times
+ * d = 1/(1 + s) (ir/lower/contacts.cpp, friction_terms), so P = D P_frozen with D = diag(d)
+ * on those rows, P⁻¹ = P_frozen⁻¹ D⁻¹ and P⁻ᵀ = D⁻¹ P_frozen⁻ᵀ. */
+static TALON_CALLABLE void talon_scale_friction_rows(const talon_workspace* ws, talon_real* x) {
+  int f;
+  for (f = 0; f < TALON_NFRICTION; ++f) {
+    const talon_real scale = 1 + ws->in[TALON_IN_W + f];
+    x[talon_friction_row[f]] *= scale;
+    x[talon_friction_row[f] + 1] *= scale;
+  }
+}
+
 #if TALON_KRYLOV_ITERATIONS > 0
 /* z = P⁻¹ L⁻¹ v (z, v of size TALON_KRYLOV_N). Uses rhs, pcr_*, body_a, body_b. */
 static TALON_CALLABLE int talon_krylov_precondition(talon_workspace* ws, const talon_real* v,
@@ -36,6 +50,7 @@ static TALON_CALLABLE int talon_krylov_precondition(talon_workspace* ws, const t
   const talon_real* jhat = ws->lin + TALON_LIN_JHAT;
   int i, k, iterations;
   for (i = 0; i < TALON_NROWS; ++i) ws->rhs[i] = v[TALON_NV + i];
+  talon_scale_friction_rows(ws, ws->rhs);
   for (k = 0; k < TALON_NNZ; ++k) ws->rhs[talon_jhat_row[k]] -= jhat[k] * v[talon_jhat_col[k]];
   iterations = talon_pcr_solve(ws);
   talon_jhat_transpose_apply(jhat, ws->pcr_x, ws->body_a);
@@ -72,6 +87,7 @@ static TALON_CALLABLE int talon_adjoint_precondition(talon_workspace* ws, const 
   for (i = 0; i < TALON_NV; ++i) ws->body_b[i] = v[i] - ws->body_b[i];
   talon_apply_inverse_mass(ws->mass, ws->body_b, z);
   for (i = 0; i < TALON_NROWS; ++i) z[TALON_NV + i] = ws->pcr_x[i];
+  talon_scale_friction_rows(ws, z + TALON_NV);
   return iterations;
 }
 
@@ -119,9 +135,11 @@ static TALON_CALLABLE void talon_krylov_apply_op(talon_workspace* ws, int adjoin
 /* One FGMRES(m) cycle: ws->kv's first row holds the residual r₀ = b − op(x) on entry; the
  * correction that minimises ‖b − op(x + Δx)‖ over the preconditioned Krylov space is added
  * to x. Stops early once the (Givens-estimated) residual is ≤ `tolerance`. Returns the PCR
- * iterations; *cycles gets the Krylov iterations done. */
+ * iterations; *cycles gets the Krylov iterations done and *residual the estimated
+ * ‖b − op(x + Δx)‖. */
 static TALON_CALLABLE int talon_fgmres_cycle(talon_workspace* ws, int m, int adjoint,
-                                             talon_real tolerance, talon_real* x, int* cycles) {
+                                             talon_real tolerance, talon_real* x, int* cycles,
+                                             talon_real* residual) {
   const int n = TALON_KRYLOV_N;
   talon_real* v = ws->kv; /* (m + 1) × n, row j = v_j */
   talon_real* z = ws->kz; /* m × n */
@@ -130,6 +148,7 @@ static TALON_CALLABLE int talon_fgmres_cycle(talon_workspace* ws, int m, int adj
   int i, j, done = 0, iterations = 0;
   *cycles = 0;
   beta = TALON_SQRT(talon_dot(v, v, n));
+  *residual = beta;
   if (!(beta > TALON_TINY) || !talon_finite(beta)) return 0;
   for (i = 0; i < n; ++i) v[i] /= beta;
   talon_fill(ws->kg, 0, m + 1);
@@ -163,6 +182,7 @@ static TALON_CALLABLE int talon_fgmres_cycle(talon_workspace* ws, int m, int adj
       break; /* the Krylov space holds the solution */
     for (i = 0; i < n; ++i) w[i] /= norm;
   }
+  *residual = TALON_FABS(ws->kg[done]);
   /* back substitution H y = g (y overwrites g), then x += Σ y_j Z_j */
   for (j = done - 1; j >= 0; --j) {
     talon_real sum = ws->kg[j];
@@ -177,10 +197,13 @@ static TALON_CALLABLE int talon_fgmres_cycle(talon_workspace* ws, int m, int adj
 
 #if TALON_KRYLOV_ITERATIONS > 0
 /* The Newton direction (Δu, Δλ) into ws->kstep: J z = −F from z = 0, residuals measured in
- * velocity units (L). Returns the PCR iterations it took. */
-static TALON_CALLABLE int talon_krylov_direction(talon_workspace* ws) {
+ * velocity units (L), solved to ‖L(J z + F)‖ ≤ η ‖L F‖ or for TALON_KRYLOV_ITERATIONS
+ * iterations. *eta gets the relative residual reached, ‖L(J z + F)‖ / ‖L F‖ (≤ 1: GMRES never
+ * increases it). Returns the PCR iterations it took. */
+static TALON_CALLABLE int talon_krylov_direction(talon_workspace* ws, talon_real* eta) {
   talon_real* v = ws->kv;
-  int i, cycles;
+  talon_real norm, reached;
+  int i, cycles, pcr;
   /* the base inputs for jvp_exact: the iterate's own */
   talon_copy(ws->jvp_in, ws->in, TALON_IN_W);
   /* v_0 = L(−F) */
@@ -188,10 +211,11 @@ static TALON_CALLABLE int talon_krylov_direction(talon_workspace* ws) {
   for (i = 0; i < TALON_NV; ++i) v[i] = -v[i];
   for (i = 0; i < TALON_NROWS; ++i) v[TALON_NV + i] = -ws->res[TALON_RES_CON + i];
   talon_fill(ws->kstep, 0, TALON_KRYLOV_N);
-  return talon_fgmres_cycle(
-      ws, TALON_KRYLOV_ITERATIONS, 0,
-      TALON_SQRT(TALON_PCR_RELATIVE_TOLERANCE) * TALON_SQRT(talon_dot(v, v, TALON_KRYLOV_N)),
-      ws->kstep, &cycles);
+  norm = TALON_SQRT(talon_dot(v, v, TALON_KRYLOV_N));
+  pcr = talon_fgmres_cycle(ws, TALON_KRYLOV_ITERATIONS, 0, *eta * norm, ws->kstep, &cycles,
+                           &reached);
+  *eta = norm > 0 ? TALON_FMIN(reached / norm, 1) : 1;
+  return pcr;
 }
 #endif
 

@@ -1,75 +1,61 @@
 #ifdef TALON_SOLVER_EMBED
 R"talon_c(
 #endif
-/* Talon solver loops, part 5: one backward-Euler step by non-smooth Newton with best-iterate
- * selection (DESIGN "State and time stepping"; Macklin et al. 2019; the Ostrich method).
+/* Talon solver loops, part 5: one backward-Euler step by Newton's method on the step's
+ * residual (docs/design.md, "The Newton iteration").
  *
  * Contract: before this text the generated unit (codegen/model_unit.cpp) defines
  *   dimensions   TALON_NSIM, TALON_NV (6·nsim), TALON_NQ (7·nsim), TALON_NROWS, TALON_NNZ
  *                (non-zeros of Ĵ), TALON_NFRICTION (frictional contacts), TALON_NNORMAL
  *                (contact normal rows), TALON_NCTRL, TALON_NPARAM, TALON_NBLOCKS
  *   kernel layout TALON_IN_{Q_MINUS,U_MINUS,U_PLUS,LAMBDA,CTRL,PARAMS,H,W} (offsets in the one
- *                input array every kernel reads), TALON_RES_{DYN,CON,MERIT,Q_PLUS,W} (outputs of
- *                `residual`), TALON_LIN_{JHAT,C,DIAG} (outputs of the fused `linearize` kernel:
- *                Ĵ values, diag C, diag A, all with W frozen at in[TALON_IN_W...]), optional
- *                TALON_RES_GAP (contact gaps, when the residual kernel outputs them)
- *   kernels      talon_kernel_mass, talon_kernel_residual, talon_kernel_linearize
- *                (in, out), rendered from the ResidualProgram; with TALON_KRYLOV_ITERATIONS
- *                > 0 also talon_kernel_jvp (`jvp_exact`), its input offsets
- *                TALON_JVP_IN_TANGENT_U / _LAMBDA (base inputs as in TALON_IN_*)
+ *                input array every kernel reads), TALON_RES_{DYN,CON,MERIT,Q_PLUS,W,GAP}
+ *                (outputs of `residual`; GAP: g(q⁺) of every contact normal row),
+ *                TALON_LIN_{JHAT,C,DIAG} (outputs of the fused `linearize` kernel: Ĵ values,
+ *                diag C, diag A, all with W frozen at in[TALON_IN_W...])
+ *   kernels      talon_kernel_mass, talon_kernel_residual, talon_kernel_linearize and
+ *                talon_kernel_jvp (`jvp_exact`; input offsets TALON_JVP_IN_TANGENT_U /
+ *                _LAMBDA, base inputs as in TALON_IN_*), rendered from the ResidualProgram
  *   tables       talon_jhat_row/col[NNZ], talon_row_block[NROWS] (block index, 0 = dynamics),
  *                talon_row_unilateral[NROWS] (1: λ ≥ 0, normal and limit rows),
  *                talon_friction_row[NFRICTION] (first of the two tangent rows),
  *                talon_friction_normal[NFRICTION] (its normal row),
  *                talon_friction_mu_param[2·NFRICTION] (θ index of each geom's μ, −1 = folded)
- *                with talon_friction_mu_value[2·NFRICTION], talon_normal_row[NNORMAL]
- *   options      TALON_NEWTON_ITERATIONS (K), TALON_NEWTON_MIN_ITERATE (k_min),
- *                TALON_PCR_ITERATIONS, TALON_PCR_RELATIVE_TOLERANCE (on ‖r‖²/‖r₀‖²),
- *                TALON_MERIT_STOP (stop once an iterate ≥ k_min is this good), TALON_CONVERGED_MERIT,
- *                TALON_FRICTION_W_MAX, TALON_WARM_START, TALON_PROJECT_UNILATERAL,
- *                TALON_FB_EPSILON_SQ, TALON_KRYLOV_ITERATIONS (0: the plain frozen-W step),
- *                TALON_KRYLOV_SWITCH (merit ratio above which the next update is exact),
- *                TALON_MAX_ROTATION (rad of turn per body and Newton update),
- *                TALON_MAX_SUBSTEP_DEPTH (halvings of an unconverged step, talon_step_world),
+ *                with talon_friction_mu_value[2·NFRICTION]
+ *   options      TALON_NEWTON_ITERATIONS (K), TALON_PCR_ITERATIONS,
+ *                TALON_PCR_RELATIVE_TOLERANCE (on ‖r‖²/‖r₀‖²), TALON_CONVERGED_MERIT (the
+ *                stop: ‖L F‖² at most this), TALON_WARM_START,
+ *                TALON_KRYLOV_ITERATIONS (FGMRES iterations per direction, ≥ 1),
+ *                TALON_LINE_SEARCH_STEPS (halvings), TALON_MAX_ROTATION (rad of turn per
+ *                body and update), TALON_MAX_SUBSTEP_DEPTH (halvings of a failed step),
  *                TALON_DIVERGED_MERIT (an unconverged finest substep above it fails the step),
  *                TALON_TRACE_CAPACITY, TALON_TRACE_WIDTH, TALON_TRACE_BLOCKS (the Newton
  *                trace: iterates kept, values per iterate, where its block residuals start)
  *   workspace    talon_workspace (the public NAME_workspace) with the arrays used below.
  *
- * The Newton system and its signs (derived once here; tests/physics check the result).
- * Unknowns u⁺ [NV] and λ [NROWS] (impulses). The residual kernel gives
+ * The step's equations are one residual F(z) = [r_dyn; r_con] of z = (u⁺, λ) (impulses):
  *   r_dyn(u⁺, λ) = M̃ (u⁺ − ũ) − Σ Jᵀλ          (momentum units, M̃ and ũ at q⁻)
- *   r_con(u⁺, λ)                                 (velocity units)
- * and the linearisation, with the friction weight W frozen, Ĵ = ∂r_con/∂u⁺, C = ∂r_con/∂λ
- * (diagonal). Linearising both blocks about the iterate (geometric stiffness dropped, and
- * the constraint impulses' directions taken as Ĵᵀ, exactly J for joint, friction and servo
- * rows and (∂φ/∂c) J for Fischer–Burmeister rows, as the method prescribes):
- *   r_dyn + M̃ Δu − Ĵᵀ Δλ = 0   ⇒   Δu = M̃⁻¹ (Ĵᵀ Δλ − r_dyn)
- *   r_con + Ĵ Δu + C Δλ  = 0   ⇒   Ĵ M̃⁻¹ (Ĵᵀ Δλ − r_dyn) + C Δλ = −r_con
- *                              ⇒   (Ĵ M̃⁻¹ Ĵᵀ + C) Δλ = Ĵ M̃⁻¹ r_dyn − r_con.
- * A = Ĵ M̃⁻¹ Ĵᵀ + C is symmetric positive semi-definite (C ≥ 0: FB ∂φ/∂λ ≥ 0, W ≥ 0,
- * compliances ≥ 0), which PCR needs. The fixed point is exact whatever the approximations:
- * the residuals themselves are exact. Three departures from that textbook step, each found by
- * a test that failed without it (talon_newton_update says why):
- *   - Δλ comes from the Schur system, but the velocity then follows the impulses exactly,
- *     u ← u − M̃⁻¹ r_dyn(u, λ + Δλ) (one more residual evaluation), instead of through Ĵᵀ;
- *   - once an update fails to halve the merit, the rest of the iteration takes the exact
- *     Newton direction (W differentiated, geometric terms kept) by FGMRES preconditioned with
- *     this step (talon_krylov.h), when the unit has TALON_KRYLOV_ITERATIONS > 0;
- *   - an update that raised the merit is halved, up to TALON_BACKTRACKING times
- *     (talon_evaluate).
- * A trust region caps the turn of any body per update (talon_limit_update).
- *
- * Iterates k = 0 (the previous step's impulses scaled by h/h_prev and the velocity they give,
- * or u⁻ and λ = 0 on a cold start) to K; the step returns the iterate k ≥ k_min with the
- * smallest merit
- *   Σ merit_i² + ‖M̃⁻¹ r_dyn‖²     (velocity², m²/s²)
- * where merit is the residual kernel's NCP residual per row (natural map for friction,
- * φ/h for normals): v_t + Wλ_t is no NCP residual at a separated contact, and selecting
- * iterates by it picks wrong ones (DESIGN, "Known pitfalls"). There is no line search.
- * Safeguards on every iterate: λ ≥ 0 on unilateral rows (TALON_PROJECT_UNILATERAL),
- * ‖λ_t‖ ≤ μ λ_n per contact (friction stays inside the cone) and 0 ≤ W ≤ TALON_FRICTION_W_MAX
- * (friction stays dissipative; the cap keeps a separated contact's W finite).
+ *   r_con(u⁺, λ)                                 (velocity units: joints, Fischer–Burmeister
+ *                                                 normals and limits with their compliance,
+ *                                                 the friction cone's natural map, servos)
+ * made well posed by the compliances inside the rows (ir/lower/lower.h), so F has one root.
+ * Newton's method on it, measured in velocity units by L = diag(M̃⁻¹, I):
+ *   1. the direction d solves J(z) d = −F(z) with J the exact Jacobian (the generated
+ *      `jvp_exact`: W, geometric stiffness and every contact term differentiated) by FGMRES
+ *      (talon_krylov.h), right-preconditioned by the frozen-W Schur step (talon_pcr.h,
+ *      talon_schur.h), to the forcing term ‖L(J d + F)‖ ≤ η ‖L F‖, η = min(0.1, ‖L F‖^½)
+ *      (Eisenstat & Walker 1996: superlinear near the root, cheap far from it);
+ *   2. z ← z + α d with α the first of α₀, α₀/2, … (α₀ ≤ 1 the trust region: no body turns by
+ *      more than TALON_MAX_ROTATION) that satisfies Armijo's condition on θ = ‖L F‖²,
+ *      θ(z + α d) ≤ θ_ref − 2σα(1 − η) θ(z), η the relative residual FGMRES reached: d is a
+ *      descent direction of θ, whose slope along it is at most −2(1 − η) θ, because d solves
+ *      the system of the residual θ measures. θ_ref is the largest of the last
+ *      TALON_MERIT_MEMORY merits (a non-monotone search: see there why);
+ *   3. stop when θ ≤ TALON_CONVERGED_MERIT (the tolerance²) or after K updates, or when no
+ *      α passes (the step then failed to converge).
+ * No projection, no best-iterate selection: the returned iterate is the last one. A step that
+ * does not converge is retried as two half steps (talon_step_world), a fallback counted in
+ * stats.substeps.
  */
 
 #define TALON_WARM_MAGIC 0x2A54414C /* marks warm_lambda as written by a step */
@@ -86,14 +72,14 @@ static TALON_CALLABLE talon_real talon_friction_mu(const talon_real* params, int
   return TALON_FMAX(mu[0], mu[1]);
 }
 
-/* Projects the impulses of the current iterate onto the admissible set. */
+/* Projects the impulses of the current iterate onto the admissible set (the warm start only:
+ * Newton's iterates are not projected, the residual's NCP functions take any λ). */
 static TALON_CALLABLE void talon_admissible_impulses(talon_workspace* ws) {
   talon_real* lambda = ws->in + TALON_IN_LAMBDA;
   const talon_real* params = ws->in + TALON_IN_PARAMS;
   int i, f;
-  if (TALON_PROJECT_UNILATERAL)
-    for (i = 0; i < TALON_NROWS; ++i)
-      if (talon_row_unilateral[i] && lambda[i] < 0) lambda[i] = 0;
+  for (i = 0; i < TALON_NROWS; ++i)
+    if (talon_row_unilateral[i] && lambda[i] < 0) lambda[i] = 0;
   for (f = 0; f < TALON_NFRICTION; ++f) {
     talon_real* t = lambda + talon_friction_row[f];
     const talon_real radius =
@@ -107,15 +93,16 @@ static TALON_CALLABLE void talon_admissible_impulses(talon_workspace* ws) {
   }
 }
 
-/* W frozen for the linearisation: non-negative (dissipative) and finite. */
-static TALON_CALLABLE talon_real talon_frozen_weight(talon_real w) {
-  if (!(w > 0)) return 0;
-  return TALON_FMIN(w, (talon_real)TALON_FRICTION_W_MAX);
+/* The friction weight s frozen for the linearisation: non-negative and finite (the
+ * residual bounds it by 1e8, ir/lower/contacts.cpp). */
+static TALON_CALLABLE talon_real talon_frozen_weight(talon_real s) {
+  return s > 0 && talon_finite(s) ? s : 0;
 }
 
-/* The merit of the iterate in ws->res; its per-block sums of squares go to `blocks`. */
+/* The merit θ = ‖L F‖² = ‖M̃⁻¹ r_dyn‖² + ‖r_con‖² ((m/s)²) of the iterate whose residual is
+ * in ws->res; its per-block sums of squares go to `blocks`. */
 static TALON_CALLABLE talon_real talon_merit(talon_workspace* ws, talon_real* blocks) {
-  const talon_real* merit = ws->res + TALON_RES_MERIT;
+  const talon_real* merit = ws->res + TALON_RES_CON;
   talon_real total;
   int i;
   talon_fill(blocks, 0, TALON_NBLOCKS);
@@ -137,28 +124,36 @@ static TALON_CALLABLE void talon_keep_iterate(talon_workspace* ws, int k, talon_
   for (i = 0; i < TALON_NBLOCKS; ++i) ws->stats.block_residual[i] = TALON_SQRT(ws->block_now[i]);
 }
 
-/* Iterate 0: the warm-started impulses (impulse = force·h, so the previous step's impulses
- * are rescaled to the new h) and the velocity they give, or u⁻ and λ = 0 on a cold start
- * (u⁻, not the free-flight ũ: q⁺(ũ) of a body resting on the ground is h²g deep in it, and
- * the iteration then starts far from the solution; in free flight one update reaches ũ). */
-static TALON_CALLABLE void talon_initial_iterate(talon_workspace* ws) {
+/* Iterate 0, with its residual in ws->res; returns its merit. The better (by merit) of the
+ * cold start (u⁻, λ = 0) and the warm start: the previous step's impulses (impulse =
+ * force·h, so rescaled to the new h), made admissible, with the velocity they give,
+ * u⁺ = u⁻ − M̃⁻¹ r_dyn(u⁻, λ) (r_dyn is affine in u⁺ and λ up to the geometric terms). After
+ * a large rotation the warm impulses can land their nearly cancelling remainder on the
+ * lightest links (a tumbling humanoid: warm merit 3e5, cold 6e2), so both are measured.
+ * u⁻ rather than the free-flight ũ: q⁺(ũ) of a body resting on the ground is h²g deep in it. */
+static TALON_CALLABLE talon_real talon_initial_iterate(talon_workspace* ws) {
   talon_real* u = ws->in + TALON_IN_U_PLUS;
   talon_real* lambda = ws->in + TALON_IN_LAMBDA;
   const talon_real h = ws->in[TALON_IN_H];
+  talon_real cold, warm;
   int j;
   talon_copy(u, ws->in + TALON_IN_U_MINUS, TALON_NV);
-  if (!TALON_WARM_START || ws->warm_valid != TALON_WARM_MAGIC || !(ws->warm_h > 0)) {
-    talon_fill(lambda, 0, TALON_NROWS);
-    return;
-  }
+  talon_fill(lambda, 0, TALON_NROWS);
+  talon_kernel_residual(ws->in, ws->res);
+  cold = talon_merit(ws, ws->block_now);
+  if (!TALON_WARM_START || ws->warm_valid != TALON_WARM_MAGIC || !(ws->warm_h > 0)) return cold;
   for (j = 0; j < TALON_NROWS; ++j) lambda[j] = (h / ws->warm_h) * ws->warm_lambda[j];
   talon_admissible_impulses(ws);
-  /* u⁺ ← u⁻ − M̃⁻¹ r_dyn(u⁻, λ): the velocity the warm impulses produce (r_dyn is affine in
-   * u⁺ and λ up to the geometric terms), so iterate 0 starts consistent instead of asking
-   * the first Newton update to undo a whole step's worth of impulse. */
   talon_kernel_residual(ws->in, ws->res);
   talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, ws->body_a);
   for (j = 0; j < TALON_NV; ++j) u[j] -= ws->body_a[j];
+  talon_kernel_residual(ws->in, ws->res);
+  warm = talon_merit(ws, ws->block_now);
+  if (talon_finite(warm) && (warm <= cold || !talon_finite(cold))) return warm;
+  talon_copy(u, ws->in + TALON_IN_U_MINUS, TALON_NV);
+  talon_fill(lambda, 0, TALON_NROWS);
+  talon_kernel_residual(ws->in, ws->res);
+  return talon_merit(ws, ws->block_now);
 }
 
 #if TALON_TRACE_CAPACITY > 0
@@ -186,67 +181,9 @@ static TALON_CALLABLE void talon_trace_iterate(talon_workspace* ws, int k, talon
 }
 #endif
 
-/* The frozen-W Newton direction's Δλ into ws->pcr_x. Returns the PCR iterations. */
-static TALON_CALLABLE int talon_frozen_direction(talon_workspace* ws) {
-  const talon_real* in = ws->in;
-  const talon_real* lambda = in + TALON_IN_LAMBDA;
-  const talon_real* w_exact = ws->res + TALON_RES_W;
-  int i, f, iterations;
-  /* rhs = Ĵ M̃⁻¹ r_dyn − r_con, r_con with the frozen W: r_frozen = r − (W − W_frozen) λ_t. */
-  for (i = 0; i < TALON_NROWS; ++i) ws->rhs[i] = -ws->res[TALON_RES_CON + i];
-  for (f = 0; f < TALON_NFRICTION; ++f) {
-    const int t = talon_friction_row[f];
-    const talon_real dw = w_exact[f] - in[TALON_IN_W + f];
-    if (dw != 0) {
-      ws->rhs[t] += dw * lambda[t];
-      ws->rhs[t + 1] += dw * lambda[t + 1];
-    }
-  }
-  talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, ws->body_a);
-  talon_jhat_apply_add(ws->lin + TALON_LIN_JHAT, ws->body_a, ws->rhs);
-  iterations = talon_pcr_solve(ws);
-  return iterations;
-}
-
-#if TALON_KRYLOV_ITERATIONS > 0
-/* The exact Newton direction (talon_krylov.h): (Δu, Δλ) in ws->kstep, Δλ also in ws->pcr_x. */
-static TALON_CALLABLE int talon_exact_direction(talon_workspace* ws) {
-  const int iterations = talon_krylov_direction(ws);
-  talon_copy(ws->pcr_x, ws->kstep + TALON_NV, TALON_NROWS);
-  return iterations;
-}
-#endif
-
-/* Scales the update just made (from ws->prev_u, ws->prev_lambda to the iterate in ws->in) so
- * that no body's end-of-step orientation turns by more than TALON_MAX_ROTATION radians
- * (h·|Δω|) in one Newton update. Linearisations drop the geometric stiffness, which a light
- * body under large joint impulses (the three-wheeler's 0.1 kg caster, I⁻¹ = 62500 kg⁻¹m⁻²)
- * feels within a fraction of a radian: unlimited, its iterates spin off. A trust region, not
- * a line search: no extra evaluation, and steps near the solution are never cut. The scaled
- * impulses stay admissible (a convex combination of admissible ones). */
-static TALON_CALLABLE void talon_limit_update(talon_workspace* ws) {
-  talon_real* u = ws->in + TALON_IN_U_PLUS;
-  talon_real* lambda = ws->in + TALON_IN_LAMBDA;
-  const talon_real h = ws->in[TALON_IN_H];
-  talon_real largest = 0, alpha;
-  int b, i;
-  for (b = 0; b < TALON_NSIM; ++b) {
-    talon_real turn = 0;
-    for (i = 3; i < 6; ++i) {
-      const talon_real d = u[6 * b + i] - ws->prev_u[6 * b + i];
-      turn += d * d;
-    }
-    largest = TALON_FMAX(largest, h * TALON_SQRT(turn));
-  }
-  if (!(largest > (talon_real)TALON_MAX_ROTATION)) return;
-  alpha = (talon_real)TALON_MAX_ROTATION / largest;
-  for (i = 0; i < TALON_NV; ++i) u[i] = ws->prev_u[i] + alpha * (u[i] - ws->prev_u[i]);
-  for (i = 0; i < TALON_NROWS; ++i)
-    lambda[i] = ws->prev_lambda[i] + alpha * (lambda[i] - ws->prev_lambda[i]);
-}
-
 /* The frozen-W linearisation at the iterate in ws->in (whose residual is in ws->res): W from
- * the residual, safeguarded, then Ĵ, C, diag A and PCR's scaling S = diag(A)^-½. */
+ * the residual, safeguarded, then Ĵ, C, diag A and PCR's scaling S = diag(A)^-½. It is the
+ * preconditioner of the exact solve (and of the backward step's, talon_adjoint.h). */
 static TALON_CALLABLE void talon_linearize_frozen(talon_workspace* ws) {
   const talon_real* diag = ws->lin + TALON_LIN_DIAG;
   int i, f;
@@ -257,139 +194,105 @@ static TALON_CALLABLE void talon_linearize_frozen(talon_workspace* ws) {
     ws->scale[i] = diag[i] > TALON_TINY && diag[i] < TALON_HUGE ? 1 / TALON_SQRT(diag[i]) : 0;
 }
 
-/* One Newton update of the iterate in ws->in (whose residual is in ws->res), along the exact
- * direction when `exact` (and TALON_KRYLOV_ITERATIONS > 0), else the frozen-W one. Returns
- * the PCR iterations it took. */
-static TALON_CALLABLE int talon_newton_update(talon_workspace* ws, int exact) {
-  talon_real* in = ws->in;
-  talon_real* u = in + TALON_IN_U_PLUS;
-  talon_real* lambda = in + TALON_IN_LAMBDA;
-  int i, iterations;
-  talon_linearize_frozen(ws);
-  talon_copy(ws->prev_u, u, TALON_NV);
-  talon_copy(ws->prev_lambda, lambda, TALON_NROWS);
-#if TALON_KRYLOV_ITERATIONS > 0
-  if (exact) {
-    /* λ ← Π(λ + Δλ), u ← u + Δu + M̃⁻¹ Ĵᵀ (Π(λ + Δλ) − (λ + Δλ)): the exact step, with the
-     * velocity following whatever part of Δλ the safeguards removed. */
-    iterations = talon_exact_direction(ws);
-    for (i = 0; i < TALON_NROWS; ++i) {
-      lambda[i] += ws->pcr_x[i];
-      ws->pcr_x[i] = lambda[i];
-    }
-    talon_admissible_impulses(ws);
-    for (i = 0; i < TALON_NROWS; ++i) ws->pcr_x[i] = lambda[i] - ws->pcr_x[i];
-    talon_jhat_transpose_apply(ws->lin + TALON_LIN_JHAT, ws->pcr_x, ws->body_a);
-    talon_apply_inverse_mass(ws->mass, ws->body_a, ws->body_b);
-    for (i = 0; i < TALON_NV; ++i) u[i] += ws->kstep[i] + ws->body_b[i];
-    talon_limit_update(ws);
-    return iterations;
+/* The largest step along the direction in ws->kstep that turns no body's end-of-step
+ * orientation by more than TALON_MAX_ROTATION (h·|Δω|): a trust region for the exponential
+ * map, whose linearisation is good for a fraction of a radian. */
+static TALON_CALLABLE talon_real talon_trust_region(const talon_workspace* ws) {
+  const talon_real h = ws->in[TALON_IN_H];
+  talon_real largest = 0;
+  int b;
+  for (b = 0; b < TALON_NSIM; ++b) {
+    const talon_real* dw = ws->kstep + 6 * b + 3;
+    largest = TALON_FMAX(largest, h * TALON_SQRT(talon_dot(dw, dw, 3)));
   }
-#else
-  (void)exact;
-#endif
-  /* λ ← Π(λ + Δλ) (the safeguards), then u ← u − M̃⁻¹ r_dyn(u, λ): the velocity the new
-   * impulses give exactly (r_dyn is affine in λ, so this is Δu = M̃⁻¹ (Jᵀ Δλ − r_dyn) with the
-   * impulses' true directions J — for Fischer–Burmeister rows Ĵ = (∂φ/∂c) J differs from J by
-   * up to a factor 2 at a penetrating contact — and with the Δλ the safeguards let through).
-   * It costs one more residual evaluation; ws->res is recomputed by the next iteration. */
-  iterations = talon_frozen_direction(ws);
-  for (i = 0; i < TALON_NROWS; ++i) lambda[i] += ws->pcr_x[i];
-  talon_admissible_impulses(ws);
-  talon_kernel_residual(in, ws->res);
-  talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, ws->body_a);
-  for (i = 0; i < TALON_NV; ++i) u[i] -= ws->body_a[i];
-  talon_limit_update(ws);
-  return iterations;
+  return largest > (talon_real)TALON_MAX_ROTATION ? (talon_real)TALON_MAX_ROTATION / largest : 1;
 }
 
-/* Moves the iterate in ws->in halfway back to the one the last update started from
- * (ws->prev_*): a convex combination of admissible impulses, so still admissible. */
-static TALON_CALLABLE void talon_halve_update(talon_workspace* ws) {
+/* Merits of the last iterates that the line search compares with (Grippo, Lampariello &
+ * Lucidi 1986). The residual is only piecewise smooth: where an iterate sits on a kink of it
+ * (a friction cone's stick/slip boundary, a contact's FB corner at ε ≈ 0) the Newton
+ * direction is right for one branch, the full step crosses to the other and the merit rises
+ * for one update before the next update, now on the right branch, converges. A monotone
+ * search cuts α until the step no longer crosses and stalls there (the pusher-box contact
+ * of models/push_box.xml at h = 0.1: α < 1/1024 at θ = 1.5e-7). Comparing with the largest
+ * of the last few merits accepts that one crossing while still keeping every iterate's merit
+ * below the first one's. */
+#define TALON_MERIT_MEMORY 4
+
+/* The Armijo line search along ws->kstep from the iterate saved in ws->prev_*, whose merit
+ * is `merit` (η the direction's relative linear residual, `reference` the largest recent
+ * merit). Leaves the accepted iterate and its residual in ws->in / ws->res and returns its
+ * merit; when no step passes, the saved iterate is restored (and its residual recomputed)
+ * and *accepted is 0. */
+static TALON_CALLABLE talon_real talon_line_search(talon_workspace* ws, talon_real merit,
+                                                   talon_real reference, talon_real eta,
+                                                   int* accepted) {
+  const talon_real sigma = (talon_real)1e-4;
   talon_real* u = ws->in + TALON_IN_U_PLUS;
   talon_real* lambda = ws->in + TALON_IN_LAMBDA;
-  int i;
-  for (i = 0; i < TALON_NV; ++i) u[i] = (talon_real)0.5 * (u[i] + ws->prev_u[i]);
-  for (i = 0; i < TALON_NROWS; ++i) lambda[i] = (talon_real)0.5 * (lambda[i] + ws->prev_lambda[i]);
-}
-
-/* The residual and merit of the iterate in ws->in. After an update (k > 0) that raised the
- * merit above `previous` (and above the convergence tolerance: a converged iterate's merit
- * is rounding noise) the update is halved, at most TALON_BACKTRACKING times: at an edge
- * contact or a new impact the full updates overshoot and Newton cycles with period two
- * (merit 1e-8 ↔ 1e-3 on the wheeled robot's obstacle), which no best iterate repairs. Not a
- * line search for a sufficient decrease (DESIGN: that stalls here): any decrease is taken. */
-static TALON_CALLABLE talon_real talon_evaluate(talon_workspace* ws, int k, talon_real previous) {
-  int halvings = 0;
-  for (;;) {
-    talon_real merit;
+  talon_real alpha = talon_trust_region(ws);
+  int halvings, i;
+  for (halvings = 0; halvings <= TALON_LINE_SEARCH_STEPS; ++halvings, alpha *= (talon_real)0.5) {
+    talon_real trial;
+    for (i = 0; i < TALON_NV; ++i) u[i] = ws->prev_u[i] + alpha * ws->kstep[i];
+    for (i = 0; i < TALON_NROWS; ++i)
+      lambda[i] = ws->prev_lambda[i] + alpha * ws->kstep[TALON_NV + i];
     talon_kernel_residual(ws->in, ws->res);
-    merit = talon_merit(ws, ws->block_now);
-    if (k == 0 || halvings >= TALON_BACKTRACKING ||
-        (talon_finite(merit) && (merit <= previous || merit <= TALON_CONVERGED_MERIT)))
-      return merit;
-    talon_halve_update(ws);
-    ++halvings;
+    trial = talon_merit(ws, ws->block_now);
+    if (talon_finite(trial) && trial <= reference - 2 * sigma * alpha * (1 - eta) * merit) {
+      *accepted = 1;
+      return trial;
+    }
   }
+  talon_copy(u, ws->prev_u, TALON_NV);
+  talon_copy(lambda, ws->prev_lambda, TALON_NROWS);
+  talon_kernel_residual(ws->in, ws->res);
+  *accepted = 0;
+  return talon_merit(ws, ws->block_now);
 }
 
-#if TALON_RESOLVE_SPLIT_STEPS
-/* Iterate 0 of the full step re-solved after a split (talon_resolve_full_step): the split's
- * end velocity and the sum of its substeps' impulses (impulse = force·h: over the whole step
- * they add up). */
-static TALON_CALLABLE void talon_split_iterate(talon_workspace* ws) {
-  talon_copy(ws->in + TALON_IN_U_PLUS, ws->start_u, TALON_NV);
-  talon_copy(ws->in + TALON_IN_LAMBDA, ws->split_lambda, TALON_NROWS);
-  talon_admissible_impulses(ws);
+/* One Newton update of the iterate in ws->in (residual in ws->res, merit `merit`): the exact
+ * direction by FGMRES to the forcing term, then the line search against `reference`. Returns
+ * the new merit; *accepted as talon_line_search; *pcr gets the PCR iterations it took. */
+static TALON_CALLABLE talon_real talon_newton_update(talon_workspace* ws, talon_real merit,
+                                                    talon_real reference, int* accepted,
+                                                    int* pcr) {
+  talon_real eta = TALON_FMIN((talon_real)0.1, TALON_SQRT(TALON_SQRT(merit)));
+  talon_linearize_frozen(ws);
+  talon_copy(ws->prev_u, ws->in + TALON_IN_U_PLUS, TALON_NV);
+  talon_copy(ws->prev_lambda, ws->in + TALON_IN_LAMBDA, TALON_NROWS);
+  *pcr += talon_krylov_direction(ws, &eta);
+  return talon_line_search(ws, merit, reference, eta, accepted);
 }
-#endif
 
 /* The Newton iteration for the step whose data (q⁻, u⁻, ctrl, θ, h) is in ws->in, from the
- * warm start (or, with `from_split`, from the split's end state: talon_split_iterate). Returns
- * 1 when some iterate k ≥ k_min had a finite merit (it is then in ws->best_*), else 0. */
-static TALON_CALLABLE int talon_solve(talon_workspace* ws, int from_split) {
-  const int k_first = TALON_NEWTON_MIN_ITERATE < TALON_NEWTON_ITERATIONS
-                          ? TALON_NEWTON_MIN_ITERATE
-                          : TALON_NEWTON_ITERATIONS;
-  talon_real best = 0, previous = 0;
-  int have_best = 0, k, exact = 0;
+ * warm start. The last iterate goes to ws->best_*. Returns 1 when its merit is finite. */
+static TALON_CALLABLE int talon_solve(talon_workspace* ws) {
+  talon_real merit, recent[TALON_MERIT_MEMORY];
+  int k, i, accepted = 1;
   ws->stats.newton_iterations = 0;
   ws->stats.pcr_iterations = 0;
   ws->stats.best_iterate = -1;
   talon_kernel_mass(ws->in, ws->mass);
-#if TALON_RESOLVE_SPLIT_STEPS
-  if (from_split)
-    talon_split_iterate(ws);
-  else
-#else
-  (void)from_split;
-#endif
-    talon_initial_iterate(ws);
+  merit = talon_initial_iterate(ws);
+  for (i = 0; i < TALON_MERIT_MEMORY; ++i) recent[i] = merit;
   for (k = 0;; ++k) {
-    const talon_real merit = talon_evaluate(ws, k, previous);
+    talon_real reference = 0;
 #if TALON_TRACE_CAPACITY > 0
     talon_trace_iterate(ws, k, merit);
 #endif
-    if (!talon_finite(merit)) break; /* every later iterate would inherit the NaN */
-    if (k >= k_first && (!have_best || merit < best)) {
-      best = merit;
-      have_best = 1;
-      talon_keep_iterate(ws, k, merit);
-    }
-    if (k >= TALON_NEWTON_ITERATIONS || (have_best && merit <= TALON_MERIT_STOP)) break;
-    /* The frozen-W step while it contracts; once an update fails to reduce the merit by
-     * TALON_KRYLOV_SWITCH, the exact one for the rest of the solve (sliding contacts, see
-     * talon_krylov.h; edges, where the dropped geometric terms matter). Going back to the
-     * frozen step after an exact one undoes it: the wheeled robot's steps on the obstacle
-     * alternated between the two with merits 1e-8 and 1e-3. At rest the frozen step is the
-     * better one (no component along the redundant contacts' null space), and it contracts. */
-    if (k > 0 && merit > TALON_KRYLOV_SWITCH * previous) exact = 1;
-    ws->stats.pcr_iterations += talon_newton_update(ws, exact);
-    previous = merit;
-    ++ws->stats.newton_iterations;
+    if (!talon_finite(merit) || !accepted || merit <= (talon_real)TALON_CONVERGED_MERIT ||
+        k >= TALON_NEWTON_ITERATIONS)
+      break;
+    recent[k % TALON_MERIT_MEMORY] = merit;
+    for (i = 0; i < TALON_MERIT_MEMORY; ++i) reference = TALON_FMAX(reference, recent[i]);
+    merit = talon_newton_update(ws, merit, reference, &accepted, &ws->stats.pcr_iterations);
+    if (accepted) ++ws->stats.newton_iterations;
   }
-  ws->stats.converged = have_best && best <= TALON_CONVERGED_MERIT;
-  return have_best;
+  ws->stats.converged = merit <= (talon_real)TALON_CONVERGED_MERIT;
+  if (!talon_finite(merit)) return 0;
+  talon_keep_iterate(ws, ws->stats.newton_iterations, merit);
+  return 1;
 }
 
 /* Unit quaternions for the returned pose (q⁺ from `residual` is normalised already; this
@@ -415,11 +318,11 @@ static TALON_CALLABLE void talon_normalize_quaternions(talon_real* q) {
 /* Solves one (sub)step of h from (q, u) with the data in ws->in; on success the result is in
  * ws->best_* and the warm start is updated. Returns 1 when an iterate k ≥ k_min was finite. */
 static TALON_CALLABLE int talon_solve_substep(talon_workspace* ws, const talon_real* q,
-                                             const talon_real* u, talon_real h, int from_split) {
+                                             const talon_real* u, talon_real h) {
   talon_copy(ws->in + TALON_IN_Q_MINUS, q, TALON_NQ);
   talon_copy(ws->in + TALON_IN_U_MINUS, u, TALON_NV);
   ws->in[TALON_IN_H] = h;
-  if (!talon_solve(ws, from_split)) return 0;
+  if (!talon_solve(ws)) return 0;
   talon_normalize_quaternions(ws->best_q);
   return talon_all_finite(ws->best_q, TALON_NQ) && talon_all_finite(ws->best_u, TALON_NV);
 }
@@ -447,82 +350,14 @@ static TALON_CALLABLE void talon_accept(talon_workspace* ws, talon_real h) {
   ws->warm_valid = TALON_WARM_MAGIC;
 }
 
-#if TALON_RESOLVE_SPLIT_STEPS
-/* xᵀ M̃ x over all bodies (twice the kinetic energy of the twist x). */
-static TALON_CALLABLE talon_real talon_mass_norm_sq(const talon_real* mass, const talon_real* x) {
-  talon_real total = 0;
-  int b;
-  for (b = 0; b < TALON_NSIM; ++b) {
-    const talon_real* m = mass + 20 * b;
-    const talon_real* xb = x + 6 * b;
-    const talon_real wx = xb[3], wy = xb[4], wz = xb[5];
-    total += m[0] * (xb[0] * xb[0] + xb[1] * xb[1] + xb[2] * xb[2]) + m[1] * wx * wx +
-             m[2] * wy * wy + m[3] * wz * wz + 2 * (m[4] * wx * wy + m[5] * wx * wz + m[6] * wy * wz);
-  }
-  return total;
-}
-
-/* Whether the full step's solution (ws->best_u) is the split's root and not another one: its
- * end velocity within half the split's velocity change of the split's (M̃-weighted, M̃ at q⁻
- * of the whole step). Backward Euler's answers at h and h/2^k differ by a fraction of the
- * change; a spurious root of the full step (a body spun round) by more than the change. */
-static TALON_CALLABLE int talon_near_split(talon_workspace* ws, const talon_real* u_minus) {
-  int i;
-  for (i = 0; i < TALON_NV; ++i) {
-    ws->body_a[i] = ws->best_u[i] - ws->start_u[i];
-    ws->body_b[i] = ws->start_u[i] - u_minus[i];
-  }
-  return talon_mass_norm_sq(ws->mass, ws->body_a) <=
-         (talon_real)0.25 * talon_mass_norm_sq(ws->mass, ws->body_b);
-}
-
-/* After a split step: the whole step of h from (q, u) again, its iterate 0 the split's end
- * (talon_split_iterate). When that converges its solution replaces the split's, so the step
- * returns the root of the full step's equations whether or not it needed splitting: the
- * split served as a continuation in h that brought Newton into the root's basin. The answer
- * is then the same function of the data on both sides of the split/no-split boundary (finite
- * differences across it agree with the adjoint), and the backward step differentiates one
- * step instead of a chain. Otherwise everything the split left is restored: ws->in (the last
- * substep's data, for NAME_contact_gaps), ws->best_* and the statistics. Returns 1 when the
- * full step was taken. */
-static TALON_CALLABLE int talon_resolve_full_step(talon_workspace* ws, const talon_real* q,
-                                                  const talon_real* u, talon_real h,
-                                                  int* newton, int* pcr) {
-  const talon_stats split = ws->stats;
-  const talon_real split_h = ws->in[TALON_IN_H];
-  const int ok = talon_solve_substep(ws, q, u, h, 1);
-  *newton += ws->stats.newton_iterations;
-  *pcr += ws->stats.pcr_iterations;
-  if (ok && ws->stats.converged && talon_near_split(ws, u)) {
-#if TALON_BACKWARD
-    if (ws->record) talon_record_substep(ws, 0, q, u, h);
-#endif
-    talon_accept(ws, h);
-    return 1;
-  }
-  ws->stats = split;
-  talon_copy(ws->in + TALON_IN_Q_MINUS, ws->split_q, TALON_NQ);
-  talon_copy(ws->in + TALON_IN_U_MINUS, ws->split_u, TALON_NV);
-  ws->in[TALON_IN_H] = split_h;
-  talon_copy(ws->best_q, ws->start_q, TALON_NQ);
-  talon_copy(ws->best_u, ws->start_u, TALON_NV);
-  talon_copy(ws->best_lambda, ws->warm_lambda, TALON_NROWS);
-  return 0;
-}
-#endif
-
 /* Advances (q, u) by h in place. `ctrl` may be 0 (all controls zero).
  *
- * Substep fallback: a step whose best iterate misses the convergence tolerance is not taken;
- * it is retried as two steps of h/2, recursively down to h/2^TALON_MAX_SUBSTEP_DEPTH (the
- * last level's best iterate is then taken, flagged unconverged, unless its merit exceeds
- * TALON_DIVERGED_MERIT: such an iterate is garbage, and the step fails instead). Newton at large h can fail at
- * a violent active-set change — MuJoCo's humanoid landing at h = 0.05 — and taking such an
- * iterate injects energy that the next steps amplify. Converged steps are never split, so
- * the method (and its exactness) is unchanged where it works. After a split the size doubles
- * back once the substeps realign with the coarser grid. Counted in stats.substeps. With
- * TALON_RESOLVE_SPLIT_STEPS the whole step is then solved once more from the split's end
- * (talon_resolve_full_step); when that root is taken the step reports one substep. */
+ * Substep fallback: a step whose Newton iteration does not converge is not taken; it is
+ * retried as two steps of h/2, recursively down to h/2^TALON_MAX_SUBSTEP_DEPTH (the last
+ * level's iterate is then taken, flagged unconverged, unless its merit exceeds
+ * TALON_DIVERGED_MERIT: such an iterate is garbage, and the step fails instead). Converged
+ * steps are never split. After a split the size doubles back once the substeps realign with
+ * the coarser grid. Counted in stats.substeps (1: not split). */
 static TALON_CALLABLE int talon_step_world(talon_workspace* ws, talon_real* q, talon_real* u,
                                            const talon_real* ctrl, const talon_real* params,
                                            talon_real h) {
@@ -550,12 +385,9 @@ static TALON_CALLABLE int talon_step_world(talon_workspace* ws, talon_real* q, t
   if (!talon_all_finite(in, TALON_IN_H)) return TALON_STEP_NONFINITE;
   talon_copy(ws->start_q, q, TALON_NQ);
   talon_copy(ws->start_u, u, TALON_NV);
-#if TALON_RESOLVE_SPLIT_STEPS
-  talon_fill(ws->split_lambda, 0, TALON_NROWS);
-#endif
   while (done < total) {
     const talon_real sub = h * (talon_real)size / (talon_real)total;
-    const int ok = talon_solve_substep(ws, ws->start_q, ws->start_u, sub, 0);
+    const int ok = talon_solve_substep(ws, ws->start_q, ws->start_u, sub);
     newton += ws->stats.newton_iterations;
     pcr += ws->stats.pcr_iterations;
     if ((!ok || !ws->stats.converged) && size > 1) {
@@ -571,25 +403,11 @@ static TALON_CALLABLE int talon_step_world(talon_workspace* ws, talon_real* q, t
 #if TALON_BACKWARD
     if (ws->record) talon_record_substep(ws, substeps, ws->start_q, ws->start_u, sub);
 #endif
-#if TALON_RESOLVE_SPLIT_STEPS
-    if (size < total) { /* a substep of a split: what talon_resolve_full_step needs */
-      int i;
-      talon_copy(ws->split_q, ws->start_q, TALON_NQ);
-      talon_copy(ws->split_u, ws->start_u, TALON_NV);
-      for (i = 0; i < TALON_NROWS; ++i) ws->split_lambda[i] += ws->best_lambda[i];
-    }
-#endif
     talon_accept(ws, sub);
     done += size;
     ++substeps;
     if (size < total && done % (2 * size) == 0) size *= 2;
   }
-#if TALON_RESOLVE_SPLIT_STEPS
-  if (done == total && substeps > 1 && talon_resolve_full_step(ws, q, u, h, &newton, &pcr)) {
-    substeps = 1;
-    converged = 1;
-  }
-#endif
   ws->stats.newton_iterations = newton;
   ws->stats.pcr_iterations = pcr;
   ws->stats.substeps = substeps;
@@ -618,26 +436,14 @@ static TALON_CALLABLE void talon_reset(talon_workspace* ws) {
 }
 
 /* The signed gap (m, negative = penetration) of every contact normal row at the end of the
- * last successful step. Without a gap output of the residual kernel, the gap is recovered
- * from the normal rows' Fischer–Burmeister residual at λ = 0: there φ = c − √(c² + ε²)
- * (c the gap, compliance terms vanish with λ), which inverts to c = (φ² − ε²)/(2φ), φ < 0.
+ * last successful step: the colliders' geometric g(q⁺), an output of the residual kernel.
  * Overwrites ws->in's iterate and ws->res. */
 static TALON_CALLABLE void talon_contact_gaps(talon_workspace* ws, talon_real* gaps) {
-  talon_real* lambda = ws->in + TALON_IN_LAMBDA;
   int c;
   talon_copy(ws->in + TALON_IN_U_PLUS, ws->best_u, TALON_NV);
-  talon_copy(lambda, ws->best_lambda, TALON_NROWS);
-#if defined(TALON_RES_GAP)
+  talon_copy(ws->in + TALON_IN_LAMBDA, ws->best_lambda, TALON_NROWS);
   talon_kernel_residual(ws->in, ws->res);
   for (c = 0; c < TALON_NNORMAL; ++c) gaps[c] = ws->res[TALON_RES_GAP + c];
-#else
-  for (c = 0; c < TALON_NNORMAL; ++c) lambda[talon_normal_row[c]] = 0;
-  talon_kernel_residual(ws->in, ws->res);
-  for (c = 0; c < TALON_NNORMAL; ++c) {
-    const talon_real phi = ws->in[TALON_IN_H] * ws->res[TALON_RES_CON + talon_normal_row[c]];
-    gaps[c] = phi < 0 ? (phi * phi - (talon_real)TALON_FB_EPSILON_SQ) / (2 * phi) : TALON_HUGE;
-  }
-#endif
 }
 #ifdef TALON_SOLVER_EMBED
 )talon_c"

@@ -1,17 +1,22 @@
-// Hard contact rows, impulse form (DESIGN "State and time stepping", "Known pitfalls").
+// Hard contact rows, impulse form (docs/design.md, "The step equations").
 //
 // Normal, per slot: a Fischer–Burmeister row on the gap c(q⁺) (add_complementarity_row)
-// with r = h·[J_n M̃⁻¹ J_nᵀ] evaluated at q⁻ (a per-step constant).
+// with r = h·w_nn, w_nn = [J_n M̃⁻¹ J_nᵀ] at q⁻ (a per-step constant), and the compliance
+// E_n = κ_n h² w_nn inside it (parameter `contact_compliance`, κ_n).
 // Friction, per slot of a pair with condim ≥ 3 (condim 1 is frictionless; torsional and
 // rolling friction are not modelled): with the tangent basis (t₁, t₂) ⟂ n, the slip
-// v_t = J_t u⁺, k_t = [J_t M̃⁻¹ J_tᵀ]_ii (mean of the two directions, at q⁻) and λ_n the
-// normal impulse of the *current* iterate,
-//   φ_f = FB(|v_t|, k_t(μλ_n − |λ_t|)),  W = (|v_t| − φ_f) / (|λ_t| + φ_f/k_t),
-//   r_t = v_t + W λ_t   (2 rows; W ≥ 0 always since φ_f ≤ |v_t|).
-// At a solution W = 0 when sticking and W = |v_t|/|λ_t| when sliding (force on the cone,
-// opposing the slip). μ is the larger friction of the two geoms (MuJoCo's rule). The merit
-// of friction rows is the natural map k_t(λ_t − Π_{|·|≤μλ_n}(λ_t − v_t/k_t)); the plain
-// r_t is no NCP residual at a separated contact (λ = 0, W → ∞).
+// v_t = J_t u⁺, k_t = [J_t M̃⁻¹ J_tᵀ]_ii (mean of the two directions, at q⁻), λ_n the normal
+// impulse of the *current* iterate and the regularisation R_t = κ_t k_t (parameter
+// `friction_compliance`), the two rows are the natural map of the Coulomb cone
+//   r_t = k_t (λ_t − Π_{‖·‖ ≤ μλ_n⁺}(λ_t − (v_t + R_t λ_t)/k_t)):
+// zero exactly when λ_t is inside the cone with v_t = −R_t λ_t (sticking, creeping at R_t λ_t)
+// or on it opposing the slip (sliding). R_t makes the tangential impulses unique where
+// sticking contacts constrain the same motion twice (two corners of a box, a pusher and the
+// floor); the Newton iteration differentiates r_t exactly (jvp_exact), so the step converges
+// to this root. The Newton preconditioner (the frozen-W Schur step, codegen/solver/) uses the
+// frozen rows v_t + (s k_t + R_t) λ_t with the weight s from the projection's slope
+// (friction_terms): 0 sticking, ∞ separated.
+// μ is the larger friction of the two geoms (MuJoCo's rule), or the higher-priority geom's.
 // The friction impulses act through J_t at q⁺: force t₁λ₁ + t₂λ₂ at the contact point.
 #include "ir/lower/contact_geometry.h"
 #include "ir/lower/contact_pairs.h"
@@ -90,30 +95,42 @@ void add_normal_row(Context& ctx, const SlotGeometry& s, Expr compliance) {
 }
 
 struct FrictionTerms {
-  Expr w;         // exact weight W
-  Expr merit[2];  // natural-map residual per direction
+  Expr slack;        // the preconditioner's weight s = 1/d − 1 (see below)
+  Expr residual[2];  // natural-map residual per direction
 };
 
-// W and the natural-map merit from slip v_t, impulses λ_t, the normal impulse λ_n, μ and k_t.
+// Below this slope of the projection the preconditioner treats a contact as separated; it
+// bounds s = 1/d − 1 by 1e8 (the frozen row's C = s k_t then dominates its diagonal).
+constexpr double kMinProjectionSlope = 1e-8;
+
+// The natural-map residual from slip v_t, impulses λ_t, the normal impulse λ_n, μ, k_t and the
+// regularisation R_t, and the preconditioner's weight.
+//
+// The residual's Jacobian, with d = min(1, μλ_n⁺/‖y‖) the slope of the projection across y
+// (y = λ_t − (v_t + R_t λ_t)/k_t; 1 sticking, 0 separated, between when sliding), is
+//   dr ≈ d J_t du + (k_t (1 − d) + d R_t) dλ_t
+// (exact when sticking or separated; sliding, the radial slope 0 and the ∂λ_n term are left
+// out). Divided by d this is the frozen row J_t du + (s k_t + R_t) dλ_t with s = 1/d − 1, the
+// form the Schur/PCR step solves (codegen/solver/talon_pcr.h); the solver multiplies those rows'
+// right-hand sides by 1 + s (talon_scale_friction_rows), so the preconditioner is the exact
+// Jacobian in those limits and a separated contact's rows stay k_t dλ_t = rhs.
 FrictionTerms friction_terms(const Context& ctx, const Expr vt[2], const Expr lt[2], Expr ln,
-                             Expr mu, Expr k) {
+                             Expr mu, Expr k, Expr regularization) {
   const double eps = ctx.options.friction_epsilon;
-  auto norm2 = [&](Expr x, Expr y) { return sqrt(x * x + y * y + eps * eps) - eps; };
-  const Expr slip = norm2(vt[0], vt[1]);
-  const Expr lt_norm = norm2(lt[0], lt[1]);
-  const Expr phi = ctx.fischer_burmeister(slip, k * (mu * ln - lt_norm), eps * eps);
   FrictionTerms out;
-  out.w = (slip - phi) / max(lt_norm + phi / k, ctx.g.constant(ctx.options.friction_guard));
-  // Natural map: k (λ_t − Π(λ_t − v_t/k)), Π the projection on the disc of radius μλ_n⁺.
+  // Natural map: k (λ_t − Π(λ_t − (v_t + R λ_t)/k)), Π the projection on the disc of radius
+  // μλ_n⁺.
   const Expr radius = max(mu * ln, ctx.g.constant(0.0));
-  const Expr y[2] = {lt[0] - vt[0] / k, lt[1] - vt[1] / k};
+  Expr y[2];
+  for (int i = 0; i < 2; ++i) y[i] = lt[i] - (vt[i] + regularization * lt[i]) / k;
   const Expr y_norm = sqrt(y[0] * y[0] + y[1] * y[1] + eps * eps);
-  const Expr scale = min(ctx.g.constant(1.0), radius / y_norm);
-  for (int i = 0; i < 2; ++i) out.merit[i] = k * (lt[i] - scale * y[i]);
+  const Expr slope = min(ctx.g.constant(1.0), radius / y_norm);
+  for (int i = 0; i < 2; ++i) out.residual[i] = k * (lt[i] - slope * y[i]);
+  out.slack = 1.0 / max(slope, ctx.g.constant(kMinProjectionSlope)) - 1.0;
   return out;
 }
 
-void add_friction_rows(Context& ctx, const SlotGeometry& s, Expr mu) {
+void add_friction_rows(Context& ctx, const SlotGeometry& s, Expr mu, Expr relative_compliance) {
   const auto [t1_minus, t2_minus] = tangent_basis(s.minus.normal);
   const V3& n = s.plus.normal;
   const V3 t1_raw = t1_minus - dot(t1_minus, n) * n;
@@ -130,17 +147,18 @@ void add_friction_rows(Context& ctx, const SlotGeometry& s, Expr mu) {
   const Expr vt[2] = {dot(tangents[0], v_rel), dot(tangents[1], v_rel)};
   const Expr lt[2] = {ctx.rows[first].lambda, ctx.rows[first + 1].lambda};
   const Expr ln = ctx.rows[ctx.slots[s.slot].normal_row].lambda;
-  const FrictionTerms terms = friction_terms(ctx, vt, lt, ln, mu, k);
+  const Expr regularization = relative_compliance * k;
+  const FrictionTerms terms = friction_terms(ctx, vt, lt, ln, mu, k, regularization);
   const Expr w_input = ctx.g.variable("friction_w" + std::to_string(ctx.friction_w.size()));
   ctx.slots[s.slot].friction_row = first;
   ctx.slots[s.slot].friction_index = static_cast<int>(ctx.friction_w.size());
   ctx.friction_w.push_back(w_input);
-  ctx.friction_w_exact.push_back(terms.w);
+  ctx.friction_w_exact.push_back(terms.slack);
   for (int i = 0; i < 2; ++i) {
     Row& row = ctx.rows[first + i];
-    row.residual = vt[i] + terms.w * lt[i];
-    row.residual_frozen = vt[i] + w_input * lt[i];
-    row.merit = terms.merit[i];
+    row.residual = terms.residual[i];
+    row.residual_frozen = vt[i] + (w_input * k + regularization) * lt[i];
+    row.merit = row.residual;
     row.friction_scale = k;
     row.info.body = s.body_b;
     row.info.other = s.body_a;
@@ -166,6 +184,7 @@ void build_contact_rows(Context& ctx) {
   ctx.close_block("contact_normal", first);
 
   first = static_cast<int>(ctx.rows.size());
+  Expr friction_compliance;
   std::vector<Expr> friction_param(m.ngeom);
   auto friction = [&](int geom) {
     if (!friction_param[geom])
@@ -181,7 +200,9 @@ void build_contact_rows(Context& ctx) {
     if (condim < 3) continue;
     const std::array<int, 2> geoms = contact_friction_geoms(m, s.pair.a, s.pair.b);
     const Expr mu_a = friction(geoms[0]), mu_b = friction(geoms[1]);  // creation order
-    add_friction_rows(ctx, s, max(mu_a, mu_b));
+    if (!friction_compliance)
+      friction_compliance = ctx.param("friction_compliance", ctx.options.friction_compliance);
+    add_friction_rows(ctx, s, max(mu_a, mu_b), friction_compliance);
   }
   ctx.close_block("friction", first);
 }

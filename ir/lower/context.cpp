@@ -49,9 +49,10 @@ Row& Context::add_compliant_row(RowKind kind, const std::string& label, Expr e, 
 }
 
 Row& Context::add_complementarity_row(RowKind kind, const std::string& label, Expr gap,
-                                      Expr fb_scale, Expr compliance) {
+                                      Expr fb_scale, Expr relative_compliance) {
   Row& row = add_row(kind, label);
-  const Expr c = gap + compliance * row.lambda / h;
+  // E λ/h with E = κ h² w and fb_scale = h w: κ · fb_scale · λ (a length).
+  const Expr c = gap + relative_compliance * fb_scale * row.lambda;
   const Expr r_lambda = fb_scale * row.lambda;
   const Expr phi = c + r_lambda - sqrt(c * c + r_lambda * r_lambda + options.fb_epsilon_sq * h * h);
   row.residual = phi / h;
@@ -59,6 +60,7 @@ Row& Context::add_complementarity_row(RowKind kind, const std::string& label, Ex
   row.merit = row.residual;
   row.rho = gap / h;
   row.fb_scale = fb_scale;
+  row.gap = gap;
   return row;
 }
 

@@ -51,6 +51,7 @@ struct Row {
   // Null for friction rows, whose impulses are added explicitly (see ExplicitImpulse).
   Expr rho;
   Expr fb_scale;  // r of Fischer–Burmeister rows (null otherwise)
+  Expr gap;       // the geometric gap g(q⁺) of Fischer–Burmeister rows (null otherwise)
   Expr friction_scale;  // k_t = [J_t M̃⁻¹ J_tᵀ] of friction rows (null otherwise)
 };
 
@@ -138,12 +139,18 @@ class Context {
   Row& add_row(RowKind kind, const std::string& label);
   // A bilateral or servo row e + αλ (velocity units) whose impulse acts through ∂rho/∂u⁺.
   Row& add_compliant_row(RowKind kind, const std::string& label, Expr e, Expr alpha, Expr rho);
-  // A Fischer–Burmeister row on a gap g(q⁺) ≥ 0 ⟂ λ ≥ 0 (DESIGN, impulse form):
-  //   φ = c + rλ − √(c² + r²λ² + ε²h²), c = g + Eλ/h (E: compliance), residual φ/h,
-  // r = h·[J M̃⁻¹ Jᵀ] (`fb_scale`) so both arguments are lengths; the impulse acts through
-  // ∂(g/h)/∂u⁺.
+  // A Fischer–Burmeister row on a gap g(q⁺) ≥ 0 ⟂ λ ≥ 0 (docs/design.md, "The step
+  // equations"), impulse form:
+  //   φ = c + rλ − √(c² + r²λ² + ε²h²), c = g + E λ/h, residual φ/h,
+  // r = h·w (`fb_scale`, w = [J M̃⁻¹ Jᵀ] at q⁻) so both arguments are lengths, and the
+  // compliance E = κ h² w scaled by the row's effective mass (κ = `relative_compliance`,
+  // dimensionless): it means the same at every h and mass, and it makes the step's equations
+  // well posed where rigid contact is statically indeterminate (a resting body on four
+  // corners, a box pushed by a body with friction): the impulses are then unique. At rest the
+  // row sinks by κ h w λ (κ h² g for a body resting on the floor: 9.8 µm at h = 0.1, κ = 1e-4).
+  // The impulse acts through ∂(g/h)/∂u⁺.
   Row& add_complementarity_row(RowKind kind, const std::string& label, Expr gap, Expr fb_scale,
-                               Expr compliance);
+                               Expr relative_compliance);
   // Appends a row block covering the rows added since `first_row`.
   void close_block(const std::string& name, int first_row);
   void note(const std::string& message);

@@ -78,8 +78,8 @@ std::vector<Expr> q_plus(const Context& ctx) {
 }
 
 // Ĵ = ∂r_con/∂u⁺ and the diagonal C = ∂r_con/∂λ of the frozen rows, from one Jacobian
-// (one reverse sweep per row), plus the optional regularisations on C: ε_c·r/h on FB rows,
-// ε_t·k_t on friction rows.
+// (one reverse sweep per row). The compliances that keep C regular where contacts are
+// redundant are inside the rows themselves (LowerOptions), not added here.
 struct FrozenDerivatives {
   SparseJacobian jhat;
   std::vector<Expr> c_diag;
@@ -102,16 +102,6 @@ FrozenDerivatives frozen_derivatives(const Context& ctx, const std::vector<Expr>
     TALON_INTERNAL_ASSERT(d.row[k] == d.col[k] - ndyn, "frozen constraint rows couple impulses");
     out.c_diag[d.row[k]] = d.value[k];
   }
-  const double eps_c = ctx.options.fb_regularization;
-  if (eps_c != 0)
-    for (std::size_t i = 0; i < frozen.size(); ++i)
-      if (ctx.rows[i].fb_scale)
-        out.c_diag[i] = out.c_diag[i] + eps_c * ctx.rows[i].fb_scale / ctx.h;
-  const double eps_t = ctx.options.friction_regularization;
-  if (eps_t != 0)
-    for (std::size_t i = 0; i < frozen.size(); ++i)
-      if (ctx.rows[i].friction_scale)
-        out.c_diag[i] = out.c_diag[i] + eps_t * ctx.rows[i].friction_scale;
   return out;
 }
 
@@ -137,6 +127,7 @@ std::vector<Expr> slice(const std::vector<Expr>& v, std::size_t offset, std::siz
 
 struct Rows {
   std::vector<Expr> r_dyn, r_con, frozen, merit;
+  std::vector<Expr> contact_gap;  // g(q⁺) of every contact normal row, in row order
 };
 
 void add_residual_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows) {
@@ -146,6 +137,7 @@ void add_residual_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows) {
   KernelBuilder::output(residual, "merit", rows.merit);
   KernelBuilder::output(residual, "q_plus", q_plus(ctx));
   KernelBuilder::output(residual, "friction_w", ctx.friction_w_exact);
+  KernelBuilder::output(residual, "gap", rows.contact_gap);
   KernelBuilder::output(kb.add("residual_frozen_w", {{"friction_w", &ctx.friction_w}}), "r_con",
                         rows.frozen);
 }
@@ -214,6 +206,7 @@ void build_kernels(Context& ctx, const Dynamics& dyn, ResidualProgram& prog) {
     rows.r_con.push_back(row.residual);
     rows.frozen.push_back(row.residual_frozen);
     rows.merit.push_back(row.merit);
+    if (row.info.kind == RowKind::ContactNormal) rows.contact_gap.push_back(row.gap);
   }
   add_residual_kernels(ctx, kb, rows);
   add_newton_kernels(ctx, kb, rows, dyn.mass, prog);

@@ -3,11 +3,14 @@
 // Kernels (each an ir::Function; inputs: q_minus, u_minus, u_plus, lambda, ctrl, params, h,
 // then the kernel's extra inputs; Kernel::inputs / outputs name the slices):
 //   residual          -> r_dyn [6n], r_con [nrows], merit [nrows], q_plus [7n],
-//                        friction_w [nfriction] (the exact W of each frictional contact)
-//   residual_frozen_w (+ friction_w) -> r_con with W taken from the input (equal to
-//                        residual's r_con when friction_w is residual's friction_w)
+//                        friction_w [nfriction] (each frictional contact's preconditioner
+//                        weight s = 1/d − 1, d the slope of the cone's projection: 0 sticking,
+//                        large separated; ir/lower/contacts.cpp), gap [contact normal rows]
+//                        (the colliders' g(q⁺))
+//   residual_frozen_w (+ friction_w) -> the rows the preconditioner linearises: r_con with
+//                        each friction row replaced by v_t + (s k_t + R_t) λ_t
 //   jhat     (+ friction_w) -> values of Ĵ = ∂r_con/∂u⁺, W frozen, at (jhat_row, jhat_col)
-//   c_diag   (+ friction_w) -> diag ∂r_con/∂λ, W frozen [nrows] (+ LowerOptions::fb_regularization)
+//   c_diag   (+ friction_w) -> diag ∂r_con/∂λ, W frozen [nrows]
 //   mass              -> per body 20 values: m, I_world (xx yy zz xy xz yz), 1/m,
 //                        I_world⁻¹ (same order), ũ (v, ω); M̃ and ũ at q⁻
 //   diag_a   (+ friction_w) -> diag(Ĵ M̃⁻¹ Ĵᵀ + C) [nrows] (Jacobi preconditioner)
@@ -16,8 +19,8 @@
 //   vjp_inputs (+ cotangent_dyn, cotangent_con) -> wᵀ ∂r/∂(q⁻, u⁻, ctrl, params)
 //                        [7n + 6n + nu + nparam]
 //   vjp_q_plus (+ cotangent_q [7n]) -> q̄ᵀ ∂q⁺/∂q⁻ [7n], q̄ᵀ ∂q⁺/∂u⁺ [6n]
-// The exact kernels differentiate W (and every geometric term); the frozen ones treat W as
-// an input. That is their only difference.
+// The exact kernels differentiate every term of r_con; the frozen ones linearise the rows of
+// residual_frozen_w, with the friction weights taken from the input.
 #pragma once
 
 #include "common/expected.h"
@@ -34,24 +37,23 @@ struct LowerOptions {
   // leave the smoothed solution's gap c = ε²/(2rλ) growing like 1/h² at rest (rλ ~ g h²):
   // 0.5 mm, popping the body up at 0.5 m/s, at h = 1 ms with ε² = 1e-8 m². Scaling ε with h
   // keeps that gap near ε²/(k m g) ≈ 1e-11 m for every h.
-  double fb_epsilon_sq = 1e-10;
-  // ε of the smoothed norms and of the friction FB (velocity / impulse units).
+  double fb_epsilon_sq = 1e-20;
+  // ε of the smoothed norms (velocity / impulse units).
   double friction_epsilon = 1e-10;
-  // Floor of the friction weight's denominator |λ_t| + φ_f/k_t (impulse units).
-  double friction_guard = 1e-12;
-  // ε_c: c_diag of FB rows gains ε_c·r/h (r the row's FB scale), keeping A regular when
-  // redundant contacts make ∂φ/∂λ vanish. 0 = exact.
-  double fb_regularization = 0;
-  // ε_t: c_diag of friction rows gains ε_t·k_t (k_t = [J_t M̃⁻¹ J_tᵀ]). Two sticking contacts
-  // on one rigid wheel rim (or four box corners) constrain the same tangential motion twice:
-  // with W = 0, A is singular there and Newton's inconsistent right-hand sides grow internal
-  // friction impulses without bound. ε_t damps them (a Levenberg–Marquardt term on those
-  // rows); it enters only the linearisation, so the fixed point is unchanged. 0 = exact.
-  double friction_regularization = 0;
-  // Default values of the compliance parameters (m/N, rad/(N·m)).
+  // Compliances inside the step equations (docs/design.md, "The step equations"). Joints:
+  // E (m/N or rad/(N·m)), absolute, 0 = rigid. Normal contacts and joint limits: κ_n, relative
+  // to the row's effective mass (E = κ_n h² [J M̃⁻¹ Jᵀ], Context::add_complementarity_row):
+  // with friction several bodies in contact are statically indeterminate, and only a
+  // compliance inside the equations makes their impulses - and the step's answer - unique
+  // (a box pushed by a sphere: 1 cm of difference for 0.1 % of control without it). Its cost:
+  // a resting body sinks κ_n h² g (9.8 µm at h = 0.1). Friction: κ_t, the regularisation
+  // R_t = κ_t [J_t M̃⁻¹ J_tᵀ] inside the natural map (contacts.cpp); a stuck contact creeps
+  // at R_t |λ_t| ≤ κ_t μ g h (5e-7 m/s at μ = 0.5, h = 0.1). All three are parameters
+  // (differentiable like the others); these are their default values.
   double joint_compliance = 0;
-  double limit_compliance = 0;
-  double contact_compliance = 0;
+  double limit_compliance = 1e-4;
+  double contact_compliance = 1e-4;
+  double friction_compliance = 1e-6;
   // Passive joint stiffness and damping: explicit forces at the start of the step (the
   // design's default), or implicit compliant rows in the servo block (stable at any h).
   bool implicit_joint_springs = false;

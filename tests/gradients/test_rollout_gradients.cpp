@@ -119,9 +119,9 @@ TEST_CASE("gradients: the wheeled robot's 20-step drive ramp, every few steps' c
 }
 
 // Issue #5's headline: the whole trajectory over the obstacle (front wheels up at step ~23,
-// the caster at ~32, both down by ~45). A step that splits is re-solved at full h from the
-// split's end (SolverOptions::resolve_split_steps), so the rollout is the same function of
-// the controls on both sides of a split: the differences measure a derivative, not a jump.
+// the caster at ~32, both down by ~45). The step's equations have one root (compliant
+// contact, regularised friction), which Newton finds without splitting, so the rollout is a
+// smooth function of the controls: the differences measure a derivative, not a jump.
 TEST_CASE("gradients: the wheeled robot crossing the obstacle, 60 steps at h = 0.1",
           "[gradients][robot]") {
   const Simulator sim = testing::make_simulator(testing::shipped_model("three_wheeler_scene.xml"),
