@@ -1,10 +1,11 @@
 // Box–box contact by separating axes and face clipping (see box_box.h).
 //
-// The 15 axes and their separations follow Gottschalk, Lin & Manocha, "OBBTree" (SIGGRAPH
-// 1996) §4; the reference and incident faces and the clipping follow ODE's dBoxBox and
-// Catto's "Contact Manifolds" (GDC 2007). Here every choice is a select, so the slots compile
-// into branch-free kernels and differentiate symbolically: selects and min/max route
-// derivatives through the branch taken, and no branch not taken divides by zero.
+// The 15 axes and their separations are the OBB overlap test (Gottschalk, Lin & Manocha,
+// "OBBTree", SIGGRAPH 1996; Ericson, Real-Time Collision Detection §4.4.1); the reference and
+// incident faces and the clipping follow ODE's dBoxBox and Catto's "Contact Manifolds" (GDC 2007).
+// Here every choice is a select, so the slots compile into branch-free kernels and differentiate
+// symbolically: selects and min/max route derivatives through the branch taken, and no branch not
+// taken divides by zero.
 #include "ir/lower/box_box.h"
 
 #include <array>
@@ -56,8 +57,8 @@ Box select(Expr cond, const Box& if_true, const Box& if_false) {
   return b;
 }
 
-// Σ_k h_k |axis_k · w| over k ≠ skip: the box's half-width along a unit w (Gottschalk et al.
-// eq. 1); the axis `skip` is perpendicular to w by construction and left out.
+// Σ_k h_k |axis_k · w| over k ≠ skip: the box's half-width along a unit w (Ericson §4.4.1);
+// the axis `skip` is perpendicular to w by construction and left out.
 Expr half_width(const Box& b, const V3& w, int skip = -1) {
   Expr sum = b.centre.x.graph().constant(0.0);
   for (int k = 0; k < 3; ++k)
