@@ -5,6 +5,8 @@
 // use ε-guarded norms so that coincident centres give a finite (if arbitrary) normal.
 #include "ir/lower/contact_geometry.h"
 
+#include "ir/lower/box_box.h"
+
 namespace talon::ir::lower {
 namespace {
 
@@ -84,22 +86,26 @@ V3 closest_on_segment(const GeomPose& seg, const V3& p) {
   return seg.center + t * a;
 }
 
-// Closest points of two capsule segments (Ericson, Real-Time Collision Detection §5.1.9),
-// parametrised as centre + s·half_a·axis, s ∈ [−1, 1]. The parallel case (denominator → 0)
-// falls back to s = 0 through a guarded denominator.
-std::pair<V3, V3> closest_segment_points(const GeomPose& a, const GeomPose& b) {
-  Graph& g = graph_of(a);
-  const V3 da = a.size.y() * axis(a, 2), db = b.size.y() * axis(b, 2);
-  const V3 r = a.center - b.center;
-  const Expr aa = dot(da, da), ee = dot(db, db), bb = dot(da, db);
-  const Expr c = dot(da, r), f = dot(db, r);
+}  // namespace
+
+// Ericson, Real-Time Collision Detection §5.1.9, with the segments parametrised as
+// centre + s·half, s ∈ [−1, 1]. The parallel case (denominator → 0) falls back to s = 0
+// through a guarded denominator.
+std::pair<V3, V3> closest_segment_points(const V3& centre_a, const V3& half_a, const V3& centre_b,
+                                         const V3& half_b) {
+  Graph& g = centre_a.x.graph();
+  const V3 r = centre_a - centre_b;
+  const Expr aa = dot(half_a, half_a), ee = dot(half_b, half_b), bb = dot(half_a, half_b);
+  const Expr c = dot(half_a, r), f = dot(half_b, r);
   const Expr denom = max(aa * ee - bb * bb, 1e-12 * aa * ee + 1e-30);
   const Expr one = g.constant(1.0), minus_one = g.constant(-1.0);
   const Expr s0 = clamp((bb * f - c * ee) / denom, minus_one, one);
   const Expr t = clamp((bb * s0 + f) / (ee + 1e-30), minus_one, one);
   const Expr s = clamp((bb * t - c) / (aa + 1e-30), minus_one, one);
-  return {a.center + s * da, b.center + t * db};
+  return {centre_a + s * half_a, centre_b + t * half_b};
 }
+
+namespace {
 
 // Signed distance from a point to a box, and the box's outward normal there (towards p).
 struct BoxDistance {
@@ -136,21 +142,12 @@ BoxDistance point_box(const GeomPose& box, const V3& p) {
   return {select(inside, deepest, out_dist), box.rot * normal_local};
 }
 
-std::vector<ContactPoint> box_corners_vs(const GeomPose& box, const GeomPose& other,
-                                         bool box_is_first) {
+// A box's 8 corners above a plane.
+std::vector<ContactPoint> plane_box(const GeomPose& plane, const GeomPose& box) {
   std::vector<ContactPoint> out;
   for (int k = 0; k < 8; ++k) {
     const Vec3 sign((k & 1) ? 1 : -1, (k & 2) ? 1 : -1, (k & 4) ? 1 : -1);
-    const V3 corner = local_to_world(box, sign.cwiseProduct(box.size));
-    if (other.type == GeomType::Plane) {
-      out.push_back(plane_point(other, corner, 0));
-      continue;
-    }
-    const BoxDistance d = point_box(other, corner);
-    // point_box's normal points from `other` to the corner, i.e. from the second geom to
-    // the first when the corners belong to the first box.
-    const V3 n = box_is_first ? -d.normal : d.normal;
-    out.push_back({d.gap, corner - (0.5 * d.gap) * d.normal, n});
+    out.push_back(plane_point(plane, local_to_world(box, sign.cwiseProduct(box.size)), 0));
   }
   return out;
 }
@@ -249,7 +246,7 @@ int contact_slot_count(GeomType a, GeomType b) {
   if (a == T::Sphere && (b == T::Sphere || b == T::Capsule || b == T::Box)) return 1;
   if (a == T::Capsule && b == T::Capsule) return 1;
   if (a == T::Capsule && b == T::Box) return 2;
-  if (a == T::Box && b == T::Box) return 16;
+  if (a == T::Box && b == T::Box) return kBoxBoxSlots;
   if (a == T::Box && b == T::Cylinder) return 1;
   return 0;
 }
@@ -258,9 +255,8 @@ std::string contact_slot_kind(GeomType a, GeomType b, int slot) {
   std::string kind = std::string(geom_type_name(a)) + "-" + geom_type_name(b);
   const int n = contact_slot_count(a, b);
   if (n <= 1) return kind;
-  if (b == GeomType::Box && a != GeomType::Capsule)
-    return kind + (slot < 8 ? " corner " + std::to_string(slot)
-                            : " first-box corner " + std::to_string(slot - 8));
+  if (a == GeomType::Box && b == GeomType::Box) return kind + " " + box_box_slot_kind(slot);
+  if (b == GeomType::Box && a != GeomType::Capsule) return kind + " corner " + std::to_string(slot);
   if (b == GeomType::Cylinder) return kind + " rim " + std::to_string(slot);
   return kind + " end " + std::to_string(slot);
 }
@@ -274,7 +270,7 @@ std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b) {
       case T::Capsule:
         return end_spheres(b, [&](const V3& p, double r) { return plane_point(a, p, r); });
       case T::Box:
-        return box_corners_vs(b, a, false);
+        return plane_box(a, b);
       case T::Cylinder:
         return plane_cylinder(a, b);
       default:
@@ -288,17 +284,13 @@ std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b) {
     if (b.type == T::Box) return {sphere_box(a.center, a.size.x(), b)};
   }
   if (a.type == T::Capsule && b.type == T::Capsule) {
-    const auto [pa, pb] = closest_segment_points(a, b);
+    const auto [pa, pb] = closest_segment_points(a.center, a.size.y() * axis(a, 2), b.center,
+                                                 b.size.y() * axis(b, 2));
     return {sphere_sphere(pa, a.size.x(), pb, b.size.x())};
   }
   if (a.type == T::Capsule && b.type == T::Box)
     return end_spheres(a, [&](const V3& p, double r) { return sphere_box(p, r, b); });
-  if (a.type == T::Box && b.type == T::Box) {
-    std::vector<ContactPoint> out = box_corners_vs(b, a, false);
-    const std::vector<ContactPoint> reverse = box_corners_vs(a, b, true);
-    out.insert(out.end(), reverse.begin(), reverse.end());
-    return out;
-  }
+  if (a.type == T::Box && b.type == T::Box) return box_box_contacts(a, b);
   if (a.type == T::Box && b.type == T::Cylinder) return box_cylinder(a, b);
   return {};
 }

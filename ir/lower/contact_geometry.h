@@ -8,13 +8,14 @@
 //   plane–sphere 1, plane–capsule 2 (end spheres), plane–box 8 (corners),
 //   plane–cylinder 1 (the lowest rim point; mid-width when upright), sphere–sphere 1,
 //   sphere–capsule 1, capsule–capsule 1 (closest points of the segments), sphere–box 1,
-//   capsule–box 2 (end spheres), box–box 16 (each box's 8 corners against the other box:
-//   edge–edge contacts are not represented), box–cylinder 2 (per end circle, the rim point
-//   towards the box's closest point, against the box).
+//   capsule–box 2 (end spheres), box–box 9 (separating axes: up to 8 vertices of the
+//   incident face clipped to the reference face, or one edge–edge point; see box_box.h),
+//   box–cylinder 1 (the rim point of one circle towards the box, as against a plane).
 // Other pairs (cylinder with sphere, capsule or cylinder; ellipsoids; meshes) have none.
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "frontend/spec.h"
@@ -43,5 +44,10 @@ int contact_slot_count(GeomType a, GeomType b);
 std::string contact_slot_kind(GeomType a, GeomType b, int slot);
 // The slots of a canonically ordered pair (contact_slot_count of them).
 std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b);
+
+// Closest points of the segments centre_a + s·half_a and centre_b + t·half_b, s, t ∈ [−1, 1]
+// (capsule axes, box edges).
+std::pair<V3, V3> closest_segment_points(const V3& centre_a, const V3& half_a, const V3& centre_b,
+                                         const V3& half_b);
 
 }  // namespace talon::ir::lower

@@ -146,4 +146,9 @@ Expr sign_nonnegative(Expr x) {
   return select(lt(x, g.constant(0.0)), g.constant(-1.0), g.constant(1.0));
 }
 
+V3 select(Expr cond, const V3& if_true, const V3& if_false) {
+  return {select(cond, if_true.x, if_false.x), select(cond, if_true.y, if_false.y),
+          select(cond, if_true.z, if_false.z)};
+}
+
 }  // namespace talon::ir::lower

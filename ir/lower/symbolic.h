@@ -69,5 +69,7 @@ Expr quadratic_form(const M3& s, const V3& v);
 Expr clamp(Expr x, Expr lo, Expr hi);
 // +1 where x >= 0, -1 where x < 0.
 Expr sign_nonnegative(Expr x);
+// Componentwise cond != 0 ? if_true : if_false.
+V3 select(Expr cond, const V3& if_true, const V3& if_false);
 
 }  // namespace talon::ir::lower

@@ -2,9 +2,11 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "ir/interpreter.h"
+#include "ir/lower/box_box.h"
 #include "ir/lower/contact_geometry.h"
 
 using namespace talon;
@@ -217,24 +219,207 @@ TEST_CASE("contact geometry: sphere-box outside a face, at a corner and inside")
   check_vec(inside.normal, -(turn * Vec3::UnitZ()));
 }
 
-TEST_CASE("contact geometry: box-box corners of a box resting on another") {
+// Box-box slots (ir/lower/box_box.h): 0-3 points on incident edges, 4-7 points on reference
+// edges, 8 the edge-edge point; an inactive slot has the gap kInactiveGap.
+namespace {
+
+constexpr int kEdgeSlot = kBoxBoxSlots - 1;
+using Vec2 = Eigen::Vector2d;
+
+std::vector<int> active_slots(const std::vector<Scene::Slot>& slots) {
+  std::vector<int> out;
+  for (int k = 0; k < static_cast<int>(slots.size()); ++k)
+    if (slots[k].gap < kInactiveGap) out.push_back(k);
+  return out;
+}
+
+// The vertices of the incident face's shadow (`incident`, 2D, convex, counter-clockwise)
+// clipped to the rectangle |x| <= hx, |y| <= hy: Sutherland-Hodgman against its four sides, in
+// doubles, as an oracle independent of the symbolic clipping.
+std::vector<Vec2> clip_to_rectangle(std::vector<Vec2> polygon, double hx, double hy) {
+  const std::array<Vec3, 4> sides = {Vec3(1, 0, hx), Vec3(-1, 0, hx), Vec3(0, 1, hy),
+                                     Vec3(0, -1, hy)};  // inside: (a, b)·p <= c
+  for (const Vec3& side : sides) {
+    auto outside = [&](const Vec2& p) { return side.head<2>().dot(p) - side.z(); };
+    std::vector<Vec2> kept;
+    for (std::size_t k = 0; k < polygon.size(); ++k) {
+      const Vec2 p = polygon[k], q = polygon[(k + 1) % polygon.size()];
+      const double dp = outside(p), dq = outside(q);
+      if (dp <= 0) kept.push_back(p);
+      if ((dp < 0 && dq > 0) || (dp > 0 && dq < 0)) kept.push_back(p + dp / (dp - dq) * (q - p));
+    }
+    polygon = kept;
+  }
+  return polygon;
+}
+
+// Every expected point is one active slot's (x, y) and every active slot is an expected point.
+void check_points_xy(const std::vector<Scene::Slot>& slots, const std::vector<Vec2>& expected,
+                     double tol = 1e-12) {
+  const std::vector<int> active = active_slots(slots);
+  REQUIRE(active.size() == expected.size());
+  for (const Vec2& e : expected) {
+    INFO("expected point " << e.transpose());
+    int matches = 0;
+    for (int k : active) matches += (slots[k].point.head<2>() - e).norm() < tol;
+    CHECK(matches == 1);
+  }
+}
+
+// (x, y) of the bottom face's corners of a cube of half-size `half` turned by q about its
+// centre, counter-clockwise.
+std::vector<Vec2> bottom_corners_xy(const Quat& q, const Vec3& centre, double half) {
+  std::vector<Vec2> out;
+  for (const Vec2& c : {Vec2(-1, -1), Vec2(1, -1), Vec2(1, 1), Vec2(-1, 1)})
+    out.push_back((centre + q * Vec3(half * c.x(), half * c.y(), -half)).head<2>());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("contact geometry: box-box equal boxes stacked touch at the four face corners") {
+  const double overlap = 1e-3;
+  Scene s;
+  const GeomPose lower = s.geom(GeomType::Box, {0.1, 0.1, 0.1}, Vec3::Zero());
+  const GeomPose upper = s.geom(GeomType::Box, {0.1, 0.1, 0.1}, {0, 0, 0.2 - overlap});
+  const auto slots = s.slots(lower, upper);
+  REQUIRE(slots.size() == 9);
+  // The faces coincide: each corner is claimed once, by the incident corner's slot.
+  CHECK(active_slots(slots) == std::vector<int>{0, 1, 2, 3});
+  for (int k = 0; k < 4; ++k) {
+    CHECK_THAT(slots[k].gap, WithinAbs(-overlap, 1e-15));
+    check_vec(slots[k].normal, kUp);
+    CHECK_THAT(slots[k].point.z(), WithinAbs(0.1 - overlap / 2, 1e-15));
+  }
+  check_points_xy(slots, {{-0.1, -0.1}, {0.1, -0.1}, {0.1, 0.1}, {-0.1, 0.1}});
+  // The other way round the normal points down, from the upper box to the lower.
+  const auto reversed = s.slots(upper, lower);
+  CHECK(active_slots(reversed).size() == 4);
+  for (int k : active_slots(reversed)) {
+    CHECK_THAT(reversed[k].gap, WithinAbs(-overlap, 1e-15));
+    check_vec(reversed[k].normal, -kUp);
+  }
+}
+
+TEST_CASE("contact geometry: box-box small box on a larger one touches at its four corners") {
   Scene s;
   const GeomPose base = s.geom(GeomType::Box, {0.5, 0.5, 0.1}, Vec3::Zero());
-  const GeomPose top = s.geom(GeomType::Box, {0.1, 0.1, 0.1}, {0.1, -0.2, 0.23}, about(kUp, 0.4));
-  const auto slots = s.slots(base, top);
-  REQUIRE(slots.size() == 16);
-  // The top box's four bottom corners hover 0.03 above the base's face, normal +z.
-  int touching = 0;
-  for (int k = 0; k < 8; ++k)
-    if (std::abs(slots[k].gap - 0.03) < 1e-12) {
-      ++touching;
-      check_vec(slots[k].normal, kUp);
+  const Vec3 centre(0.1, -0.2, 0.23);
+  const Quat yaw = about(kUp, 0.4);
+  const GeomPose top = s.geom(GeomType::Box, {0.1, 0.1, 0.1}, centre, yaw);
+  const std::vector<Vec2> corners = bottom_corners_xy(yaw, centre, 0.1);
+  // The top box's four bottom corners hover 0.03 above the base's face, normal +z, whichever
+  // box comes first (the reference face is then the small one's, and its corners are the
+  // reference-edge slots).
+  for (const bool small_first : {false, true}) {
+    INFO("small box first: " << small_first);
+    const auto slots = small_first ? s.slots(top, base) : s.slots(base, top);
+    check_points_xy(slots, corners);
+    for (int k : active_slots(slots)) {
+      CHECK_THAT(slots[k].gap, WithinAbs(0.03, 1e-12));
+      check_vec(slots[k].normal, small_first ? -kUp : kUp);
       CHECK_THAT(slots[k].point.z(), WithinAbs(0.115, 1e-12));
     }
-  CHECK(touching == 4);
-  CHECK_THAT(min_gap(slots), WithinAbs(0.03, 1e-12));
-  // The base's corners are far from the top box.
-  for (int k = 8; k < 16; ++k) CHECK(slots[k].gap > 0.1);
+  }
+}
+
+TEST_CASE("contact geometry: box-box offset box clips to points on both boxes' edges") {
+  const double overlap = 2e-3;
+  Scene s;
+  const GeomPose lower = s.geom(GeomType::Box, {0.1, 0.1, 0.1}, Vec3::Zero());
+  const GeomPose upper = s.geom(GeomType::Box, {0.1, 0.1, 0.1}, {0.05, 0.03, 0.2 - overlap});
+  const auto slots = s.slots(lower, upper);
+  // The overlap [-0.05, 0.1] x [-0.07, 0.1]: one corner of each box and two edge crossings.
+  check_points_xy(slots, {{-0.05, -0.07}, {0.1, -0.07}, {0.1, 0.1}, {-0.05, 0.1}});
+  const std::vector<int> active = active_slots(slots);
+  CHECK(std::count_if(active.begin(), active.end(), [](int k) { return k < 4; }) == 2);
+  CHECK(std::count_if(active.begin(), active.end(), [](int k) { return k >= 4; }) == 2);
+  for (int k : active) {
+    CHECK_THAT(slots[k].gap, WithinAbs(-overlap, 1e-15));
+    check_vec(slots[k].normal, kUp);
+  }
+}
+
+TEST_CASE("contact geometry: box-box yawed box on an equal box touches at the octagon") {
+  const double overlap = 1e-3, yaw_angle = 10 * M_PI / 180;
+  Scene s;
+  const GeomPose lower = s.geom(GeomType::Box, {0.1, 0.1, 0.1}, Vec3::Zero());
+  const Quat yaw = about(kUp, yaw_angle);
+  const Vec3 centre(0, 0, 0.2 - overlap);
+  const auto slots = s.slots(lower, s.geom(GeomType::Box, {0.1, 0.1, 0.1}, centre, yaw));
+  const std::vector<Vec2> octagon =
+      clip_to_rectangle(bottom_corners_xy(yaw, centre, 0.1), 0.1, 0.1);
+  REQUIRE(octagon.size() == 8);
+  check_points_xy(slots, octagon, 1e-12);
+  for (int k : active_slots(slots)) {
+    CHECK_THAT(slots[k].gap, WithinAbs(-overlap, 1e-15));
+    check_vec(slots[k].normal, kUp);
+  }
+}
+
+TEST_CASE("contact geometry: box-box a tilted box on its edge has gaps along its face") {
+  // The upper box turned 0.3 rad about y, its lowest edge 1 mm into the lower box's top face:
+  // that edge's two ends at -1 mm, the opposite bottom edge at 2a·sin(0.3) - 1 mm.
+  const double tilt = 0.3, half = 0.1, depth = 1e-3;
+  const double lowest = half * (std::cos(tilt) + std::sin(tilt));
+  Scene s;
+  const GeomPose lower = s.geom(GeomType::Box, {0.5, 0.5, 0.1}, Vec3::Zero());
+  const GeomPose upper = s.geom(GeomType::Box, {half, half, half}, {0, 0, 0.1 + lowest - depth},
+                                about(Vec3::UnitY(), tilt));
+  const auto slots = s.slots(lower, upper);
+  const std::vector<int> active = active_slots(slots);
+  REQUIRE(active.size() == 4);
+  std::vector<double> gaps;
+  for (int k : active) gaps.push_back(slots[k].gap);
+  std::sort(gaps.begin(), gaps.end());
+  CHECK_THAT(gaps[0], WithinAbs(-depth, 1e-14));
+  CHECK_THAT(gaps[1], WithinAbs(-depth, 1e-14));
+  CHECK_THAT(gaps[2], WithinAbs(2 * half * std::sin(tilt) - depth, 1e-14));
+  CHECK_THAT(gaps[3], WithinAbs(2 * half * std::sin(tilt) - depth, 1e-14));
+}
+
+TEST_CASE("contact geometry: box-box crossing bars touch edge to edge at one point") {
+  // Bar A along x and bar B along y, each turned 45 degrees about its own length so that an
+  // edge faces the other: A's top edge at z = w√2, B's bottom edge at z = c - w√2.
+  const double w = 0.05;
+  const Quat a_turn = about(Vec3::UnitX(), M_PI / 4), b_turn = about(Vec3::UnitY(), M_PI / 4);
+  for (const double gap : {0.01, -0.004}) {
+    INFO("gap " << gap);
+    Scene s;
+    const double c = 2 * w * std::sqrt(2.0) + gap;
+    const GeomPose a = s.geom(GeomType::Box, {0.5, w, w}, Vec3::Zero(), a_turn);
+    const GeomPose b = s.geom(GeomType::Box, {w, 0.5, w}, {0, 0, c}, b_turn);
+    const auto slots = s.slots(a, b);
+    CHECK(active_slots(slots) == std::vector<int>{kEdgeSlot});
+    CHECK_THAT(slots[kEdgeSlot].gap, WithinAbs(gap, 1e-14));
+    check_vec(slots[kEdgeSlot].normal, kUp, 1e-14);
+    check_vec(slots[kEdgeSlot].point, {0, 0, c / 2}, 1e-14);
+    // From B to A: the same point, the normal reversed.
+    const auto reversed = s.slots(b, a);
+    CHECK(active_slots(reversed) == std::vector<int>{kEdgeSlot});
+    CHECK_THAT(reversed[kEdgeSlot].gap, WithinAbs(gap, 1e-14));
+    check_vec(reversed[kEdgeSlot].normal, -kUp, 1e-14);
+  }
+}
+
+TEST_CASE("contact geometry: box-box separated boxes have no penetrating slot") {
+  Scene s;
+  const GeomPose a = s.geom(GeomType::Box, {0.1, 0.1, 0.1}, Vec3::Zero());
+  // Beside A along x, 0.3 apart: the faces facing each other overlap in (y, z), gap 0.3.
+  const auto beside = s.slots(a, s.geom(GeomType::Box, {0.1, 0.1, 0.1}, {0.5, 0.1, 0.05}));
+  CHECK_FALSE(active_slots(beside).empty());
+  for (const auto& slot : beside) CHECK(slot.gap >= 0.3 - 1e-14);
+  for (int k : active_slots(beside)) check_vec(beside[k].normal, Vec3::UnitX());
+  // Far off diagonally and turned: whatever the axis, no slot reports contact.
+  const auto far = s.slots(
+      a, s.geom(GeomType::Box, {0.1, 0.2, 0.05}, {0.6, 0.5, 0.7}, about(Vec3(1, 2, 3), 0.7)));
+  for (const auto& slot : far) CHECK(slot.gap > 0.1);
+}
+
+TEST_CASE("contact geometry: box-box slot kinds") {
+  CHECK(contact_slot_count(GeomType::Box, GeomType::Box) == 9);
+  CHECK(contact_slot_kind(GeomType::Box, GeomType::Box, 3) == "box-box face point 3");
+  CHECK(contact_slot_kind(GeomType::Box, GeomType::Box, 8) == "box-box edge-edge");
 }
 
 TEST_CASE("contact geometry: box-cylinder rim points against a box face and edge") {
