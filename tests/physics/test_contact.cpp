@@ -24,6 +24,20 @@ double energy(runtime::WorldBatch& w) {
 
 // A 1 kg cube of side 0.2 m resting on the floor (friction μ on both geoms), with gravity
 // `gravity`: a horizontal component is a tangential load without an actuator.
+// The costs of the regularised step (docs/design.md, "The step equations"; issue #15's
+// bounds): sliding deceleration within 0.2 % of μg, creep of a sticking contact below 1e-6
+// m/s, resting depth κ_n h² g ≤ 1e-5 m at h = 0.1.
+constexpr double kDecelTolerance = 2e-3;
+constexpr double kCreep = 1e-6;
+constexpr double kRestDepth = 1e-5;
+
+// A force (N) on a 1 kg body from a converged step is exact to 2 m · tolerance / h: the Newton
+// iteration stops once ‖L F‖ is below the tolerance (m/s), and both the momentum balance and
+// the contact row (whose error moves the impulse through the compliance) contribute.
+double force_tolerance(double h) {
+  return 2 * codegen::SolverOptions{}.convergence_tolerance / h;
+}
+
 std::string box_on_floor(double mu, const Vec3& gravity) {
   std::ostringstream xml;
   xml << "<mujoco model='box'><option gravity='" << gravity.x() << " " << gravity.y() << " "
@@ -65,15 +79,21 @@ TEST_CASE("a dropped sphere comes to rest on the floor", "[physics][contact]") {
     sim.step(w, h);
     REQUIRE(w.status[0] == runtime::kWorldOk);
     lowest_gap = std::min(lowest_gap, testing::smallest(sim.contact_gaps(w, 0)));
-    const double e = energy(w);
-    CHECK(e <= previous + 1e-9);  // backward Euler and inelastic contact never add energy
+    // Backward Euler and inelastic contact never add energy. The compliant contact is a
+    // spring, f = −g/(κ h² w) at gap g < 0 (w = 1/m = 1/kg through the centre), whose stored
+    // energy g²/(2κh²w) counts: the impact compresses it, and it gives some back.
+    double e = energy(w);
+    for (const double gap : sim.contact_gaps(w, 0))
+      if (gap < 0) e += gap * gap / (2 * ir::LowerOptions{}.contact_compliance * h * h);
+    // Each step is solved to the Newton tolerance (velocity), so to m g h · tolerance in energy.
+    CHECK(e <= previous + kG * h * codegen::SolverOptions{}.convergence_tolerance);
     previous = e;
   }
   CHECK(lowest_gap > -1e-4);  // penetration below 0.1 mm
   CHECK(com(w, 0, 0).z() == Approx(0.1).margin(1e-4));
   CHECK(velocity(w, 0, 0).norm() < 1e-6);
   // At rest the normal force carries the weight, whatever h: impulse / h = m g.
-  CHECK(normal_impulse(sim, w) / h == Approx(kG).epsilon(1e-6));
+  CHECK(normal_impulse(sim, w) / h == Approx(kG).margin(force_tolerance(h)));
 }
 
 TEST_CASE("a box launched at 2 m/s decelerates at mu g and stops for good", "[physics][friction]") {
@@ -94,8 +114,11 @@ TEST_CASE("a box launched at 2 m/s decelerates at mu g and stops for good", "[ph
     x += h * v;
     const double v_now = velocity(w, 0, 0).x();
     if (v > 0) {
-      CHECK((v_before - v_now) / h == Approx(decel).epsilon(1e-6));  // exactly μg
-      CHECK(v_now == Approx(v).margin(1e-7));
+      // μg to the regularisation's cost (docs/design.md, "The step equations"): the
+      // compliant corners let the normal force ring by ~1e-4 of m g as the box pitches under
+      // its friction; the bound is 0.2 %.
+      CHECK((v_before - v_now) / h == Approx(decel).epsilon(kDecelTolerance));
+      CHECK(v_now == Approx(v).margin(kDecelTolerance * (2 - v) + 1e-9));
     } else {
       CHECK(std::abs(v_now) < 1e-4);
       if (x_stopped < 0) x_stopped = com(w, 0, 0).x();
@@ -103,8 +126,8 @@ TEST_CASE("a box launched at 2 m/s decelerates at mu g and stops for good", "[ph
     }
     CHECK(std::abs(velocity(w, 0, 0).y()) < 1e-8);
   }
-  CHECK(com(w, 0, 0).x() == Approx(x).margin(1e-5));
-  CHECK(std::abs(velocity(w, 0, 0).x()) < 1e-8);
+  CHECK(com(w, 0, 0).x() == Approx(x).margin(kDecelTolerance * x));
+  CHECK(std::abs(velocity(w, 0, 0).x()) < kCreep);
 }
 
 TEST_CASE("static friction holds a 2 N load under a 5 N limit", "[physics][friction]") {
@@ -118,12 +141,18 @@ TEST_CASE("static friction holds a 2 N load under a 5 N limit", "[physics][frict
   for (int k = 0; k < steps; ++k) {
     sim.step(w, h);
     REQUIRE(w.status[0] == runtime::kWorldOk);
-    CHECK(velocity(w, 0, 0).norm() < 1e-6);  // sticking sticks: slip below 1e-6 m/s
+    // Sticking sticks: the regularised friction creeps at R_t λ_t = κ_t k_t λ_t (2e-7 m/s
+    // at h = 0.1), bound 1e-6 m/s. The first step settles the box, placed at zero gap, into
+    // its compliant rest pose (sunk and tilted by the rest depth), so it is not creep.
+    if (k > 0) CHECK(velocity(w, 0, 0).head<2>().norm() < kCreep);
   }
-  CHECK(std::abs(com(w, 0, 0).x()) < 1e-6);
-  // Converged forces do not depend on h: friction −2 N, normal m g_z.
-  CHECK(friction_impulse_x(sim, w) / h == Approx(-2).epsilon(1e-6));
-  CHECK(normal_impulse(sim, w) / h == Approx(kG).epsilon(1e-6));
+  // The compliant corners tilt the box by ~κ h² g / 0.2 m under the load: its centre moves
+  // by at most the contact's rest depth (1e-5 m at h = 0.1), never by creep.
+  CHECK(std::abs(com(w, 0, 0).x()) < kRestDepth);
+  // Converged forces do not depend on h: friction −2 N, normal m g_z, to the Newton
+  // tolerance (1e-6 m/s on the velocity, so m·1e-6/h on a force).
+  CHECK(friction_impulse_x(sim, w) / h == Approx(-2).margin(force_tolerance(h)));
+  CHECK(normal_impulse(sim, w) / h == Approx(kG).margin(force_tolerance(h)));
 }
 
 TEST_CASE("a 6 N load beyond the 5 N limit slides at (6 - 5) / m", "[physics][friction]") {
@@ -135,8 +164,8 @@ TEST_CASE("a 6 N load beyond the 5 N limit slides at (6 - 5) / m", "[physics][fr
   const int steps = static_cast<int>(std::lround(1.0 / h));
   sim.rollout(w, h, steps);
   REQUIRE(w.status[0] == runtime::kWorldOk);
-  CHECK(velocity(w, 0, 0).x() == Approx(1.0 * steps * h).epsilon(1e-6));
-  CHECK(friction_impulse_x(sim, w) / h == Approx(-5).epsilon(1e-6));
+  CHECK(velocity(w, 0, 0).x() == Approx(1.0 * steps * h).epsilon(kDecelTolerance));
+  CHECK(friction_impulse_x(sim, w) / h == Approx(-5).margin(force_tolerance(h)));
 }
 
 TEST_CASE("a box on a 40 degree incline with mu 0.6 slides at g (sin - mu cos)",

@@ -60,7 +60,9 @@ TEST_CASE("talon simulate reports the run as JSON", "[runtime][cli]") {
   CHECK(json_number(r.out, "max_penetration") < 1e-4);
   CHECK(json_number(r.out, "final_residual") < 1e-6);
   CHECK(json_number(r.out, "wall_seconds") > 0);
-  CHECK(json_number(r.out, "mean") >= 1);
+  // Sliding steps take a few Newton updates; once the box rests the warm start is the root.
+  CHECK(json_number(r.out, "mean") > 0);
+  CHECK(json_number(r.out, "mean") <= 8);
   CHECK(r.out.find("\"bodies\":[{\"name\":\"box\",\"pos\":[0.3") != std::string::npos);
   CHECK(r.out.find("\"joints\":[{\"name\":\"box_free\",\"type\":\"free\",\"qpos\":[0.3") !=
         std::string::npos);
