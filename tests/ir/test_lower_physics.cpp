@@ -104,6 +104,10 @@ double rest_depth(double h) {
   return kKappa * kG * h * h;
 }
 
+// Velocities the solve leaves uncertain: solve_step stops at a merit of 1e-12 (in velocity and
+// impulse units, m = 1), an order of magnitude more for the conditioning.
+constexpr double kSolved = 1e-11;
+
 ir::ResidualProgram sliding_box() {
   Expected<Model> model = load_model(std::string(TALON_MODELS_DIR) + "/sliding_box.xml");
   REQUIRE(model.ok());
