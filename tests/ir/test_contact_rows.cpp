@@ -233,8 +233,10 @@ TEST_CASE("contact rows: the geom with the higher priority sets condim and frict
 TEST_CASE("contact rows: at a separated contact the friction residual is k_t lambda_t") {
   const ir::ResidualProgram prog = lower(ball_on_floor());
   const BallRows rows = rows_of(prog);
-  const double k = tangent_inverse_mass(prog);
-  ir::KernelPoint p = at_height(prog, 0.05);  // λ_n = 0: the cone is the point 0
+  // k_t at the contact point of q⁻, midway between the surfaces: arm r + gap/2.
+  const double gap = 0.05, arm = kRadius + gap / 2;
+  const double k = 1 / kMass + arm * arm / param_value(prog, "inertia_yy:ball");
+  ir::KernelPoint p = at_height(prog, gap);  // λ_n = 0: the cone is the point 0
   p.u_plus[0] = 1.0;
   // No impulse: zero whatever the slip.
   std::vector<double> r = output(prog, "residual", "r_con", p);
