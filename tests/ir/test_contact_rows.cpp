@@ -1,5 +1,6 @@
-// Contact rows: Fischer–Burmeister normal rows in their regimes, the friction weight W in
-// sticking and sliding, the natural-map merit, and which geom pairs get slots.
+// Contact rows: compliant Fischer–Burmeister normal rows in their regimes, the friction rows'
+// natural map (sticking with creep, sliding, separated) with the preconditioner weight s, and
+// which geom pairs get slots.
 #include <cmath>
 #include <set>
 
@@ -44,6 +45,20 @@ BallRows rows_of(const ir::ResidualProgram& prog) {
   return {slot.normal_row, slot.friction_row, slot.friction_row + 1};
 }
 
+// A parameter's default value by name.
+double param_value(const ir::ResidualProgram& prog, const std::string& name) {
+  for (const ir::ParamInfo& info : prog.param_info)
+    if (info.name == name) return info.value;
+  FAIL("no parameter " << name);
+  return 0;
+}
+
+// k_t = J_t M⁻¹ J_tᵀ of a tangent at the bottom of the ball: 1/m + r²/I (isotropic inertia,
+// so both tangents agree).
+double tangent_inverse_mass(const ir::ResidualProgram& prog) {
+  return 1 / kMass + kRadius * kRadius / param_value(prog, "inertia_yy:ball");
+}
+
 ir::KernelPoint at_height(const ir::ResidualProgram& prog, double gap) {
   ir::KernelPoint p = rest_point(prog, kH);
   p.q_minus[2] = kRadius + gap;
@@ -72,6 +87,9 @@ TEST_CASE("contact rows: the normal row is Fischer-Burmeister in all its regimes
   const ir::ResidualProgram prog = lower(ball_on_floor());
   const int n = rows_of(prog).normal;
   const double eps2 = ir::LowerOptions{}.fb_epsilon_sq * kH * kH;
+  const double kappa = param_value(prog, "contact_compliance");
+  REQUIRE(kappa == ir::LowerOptions{}.contact_compliance);
+  REQUIRE(kappa > 0);
   // r = h·J M⁻¹ Jᵀ = h/m: the normal passes through the centre, so no rotational term.
   const double r = kH / kMass;
   auto row = [&](double gap, double impulse) {
@@ -79,60 +97,101 @@ TEST_CASE("contact rows: the normal row is Fischer-Burmeister in all its regimes
     p.lambda[n] = impulse;
     return output(prog, "residual", "r_con", p)[n];
   };
-  auto fb = [&](double c, double l) {
+  // FB(c, rλ)/h on the compliant gap c = g + κ r λ (κ = 0: the rigid row).
+  auto fb = [&](double gap, double l, double compliance) {
+    const double c = gap + compliance * r * l;
     return (c + r * l - std::sqrt(c * c + r * r * l * l + eps2)) / kH;
   };
-  // Separated and free: ≈ 0. Penetrating without impulse: ≈ 2c/h. Touching and pushing: ≈ 0.
-  CHECK_THAT(row(0.05, 0), WithinAbs(fb(0.05, 0), 1e-13));
-  CHECK(std::abs(row(0.05, 0)) < 1e-4);
-  CHECK_THAT(row(-0.01, 0), WithinRel(2 * -0.01 / kH, 1e-4));  // ε² shifts it by ~ε²/4c
-  CHECK(std::abs(row(0, 0.5)) < 0.02 / kH * 1e-2);
-  CHECK_THAT(row(0.02, 0.3), WithinAbs(fb(0.02, 0.3), 1e-12));
-  CHECK(row(0.02, 0.3) > 0);  // both positive: complementarity violated
+  // Separated and free: ≈ −ε²h²/(2c)/h. Penetrating without impulse: 2c/h (ε² shifts it by
+  // ε²h/(4|c|), 1e-22 relative).
+  CHECK_THAT(row(0.05, 0), WithinAbs(fb(0.05, 0, kappa), 1e-13));
+  CHECK(std::abs(row(0.05, 0)) < 1e-15);
+  CHECK_THAT(row(-0.01, 0), WithinRel(2 * -0.01 / kH, 1e-12));
+  // Pushing with λ: the root is at the compliant depth g = −κ r λ (not at g = 0) ...
+  const double push = 0.5, depth = kappa * r * push;
+  // (1e-13: the height 0.1 − depth rounds by ~1e-17 m, 1e-15 in the row.)
+  CHECK(std::abs(row(-depth, push)) < 1e-13);
+  // ... and at g = 0 the row is FB(κ r λ, r λ)/h = κ r λ (1 − κ/2 + O(κ²))/h, not 0.
+  CHECK_THAT(row(0, push), WithinRel(depth / kH, 1e-4));
+  CHECK_THAT(row(0, push), WithinAbs(fb(0, push, kappa), 1e-13));
+  // Both positive: complementarity violated. The compliance is visible at the tolerance.
+  CHECK_THAT(row(0.02, 0.3), WithinAbs(fb(0.02, 0.3, kappa), 1e-12));
+  CHECK(std::abs(row(0.02, 0.3) - fb(0.02, 0.3, 0)) > 1e-9);
+  CHECK(row(0.02, 0.3) > 0);
   // Merit equals the residual for normal rows.
   ir::KernelPoint p = at_height(prog, -0.01);
+  p.lambda[n] = push;
   CHECK(output(prog, "residual", "merit", p)[n] == output(prog, "residual", "r_con", p)[n]);
 }
 
-TEST_CASE("contact rows: friction weight W vanishes when sticking") {
+TEST_CASE("contact rows: friction is zero when sticking with v_t = -R_t lambda_t in the cone") {
   const ir::ResidualProgram prog = lower(ball_on_floor());
   const BallRows rows = rows_of(prog);
+  const double k = tangent_inverse_mass(prog);
+  const double regularization = param_value(prog, "friction_compliance") * k;  // R_t
+  REQUIRE(regularization == ir::LowerOptions{}.friction_compliance * k);
   ir::KernelPoint p = at_height(prog, 0);
   const double normal = kMass * 9.81 * kH;  // the impulse that holds the ball
+  const double lt[2] = {0.2 * kMu * normal, -0.1 * kMu * normal};  // well inside the cone
   p.lambda[rows.normal] = normal;
-  p.lambda[rows.f1] = 0.2 * kMu * normal;  // well inside the cone
-  p.lambda[rows.f2] = -0.1 * kMu * normal;
-  const double w = output(prog, "residual", "friction_w", p)[0];
-  CHECK(w >= 0);
-  CHECK(w < 1e-12);
-  const std::vector<double> r = output(prog, "residual", "r_con", p);
-  CHECK(std::abs(r[rows.f1]) < 1e-12);
-  CHECK(std::abs(r[rows.f2]) < 1e-12);
+  p.lambda[rows.f1] = lt[0];
+  p.lambda[rows.f2] = lt[1];
+  // At rest (v_t = 0) the rows are k_t (λ_t − y) = R_t λ_t: the contact must creep.
+  std::vector<double> r = output(prog, "residual", "r_con", p);
+  CHECK_THAT(r[rows.f1], WithinRel(regularization * lt[0], 1e-9));
+  CHECK_THAT(r[rows.f2], WithinRel(regularization * lt[1], 1e-9));
+  // Creeping at v_t = −R_t λ_t (the ball slides without spin: the contact point moves with
+  // its centre, along t₁ = x̂, t₂ = ŷ) the rows vanish.
+  p.u_plus[0] = -regularization * lt[0];
+  p.u_plus[1] = -regularization * lt[1];
+  r = output(prog, "residual", "r_con", p);
+  CHECK(std::abs(r[rows.f1]) < 1e-15);  // rounding of k_t λ_t; R_t λ_t is 2.5e-8
+  CHECK(std::abs(r[rows.f2]) < 1e-15);
   const std::vector<double> merit = output(prog, "residual", "merit", p);
-  CHECK(std::abs(merit[rows.f1]) < 1e-12);
+  CHECK(merit[rows.f1] == r[rows.f1]);
+  CHECK(merit[rows.f2] == r[rows.f2]);
+  // The projection's slope is 1: the preconditioner weight s = 1/d − 1 is 0, and the frozen
+  // rows v_t + (s k_t + R_t) λ_t are the exact ones.
+  const double s = output(prog, "residual", "friction_w", p)[0];
+  CHECK(s == 0);
+  p.friction_w = {s};
+  const std::vector<double> frozen = output(prog, "residual_frozen_w", "r_con", p, {s});
+  CHECK(std::abs(frozen[rows.f1]) < 1e-15);
+  CHECK(std::abs(frozen[rows.f2]) < 1e-15);
 }
 
-TEST_CASE("contact rows: friction W = |v_t|/|lambda_t| when sliding on the cone") {
+TEST_CASE("contact rows: friction is zero when sliding with lambda_t = -mu lambda_n on the slip") {
   const ir::ResidualProgram prog = lower(ball_on_floor());
   const BallRows rows = rows_of(prog);
+  const double k = tangent_inverse_mass(prog);
+  const double regularization = param_value(prog, "friction_compliance") * k;
   ir::KernelPoint p = at_height(prog, 0);
   const double normal = kMass * 9.81 * kH, slip = 1.5;
   p.u_plus[0] = slip;  // the ball slides along +x (no spin): the contact point slips at 1.5
   p.lambda[rows.normal] = normal;
   p.lambda[rows.f1] = -kMu * normal;  // on the cone, opposing the slip
-  const double w = output(prog, "residual", "friction_w", p)[0];
-  CHECK_THAT(w, WithinRel(slip / (kMu * normal), 1e-8));
   const std::vector<double> r = output(prog, "residual", "r_con", p);
-  CHECK(std::abs(r[rows.f1]) < 1e-8 * slip);
-  CHECK(std::abs(r[rows.f2]) < 1e-12);
+  CHECK(std::abs(r[rows.f1]) < 1e-15);
+  CHECK(std::abs(r[rows.f2]) < 1e-15);
   const std::vector<double> merit = output(prog, "residual", "merit", p);
-  CHECK(std::abs(merit[rows.f1]) < 1e-10);
-  // The same slip with the force along the slip is no solution: the merit is k_t·2μλ_n,
-  // k_t = 1/m + r²/I for a tangent at the bottom of the ball.
+  CHECK(merit[rows.f1] == r[rows.f1]);
+  // y = λ_t − (v_t + R_t λ_t)/k_t has |y| = μλ_n + (v − R_t μλ_n)/k_t, so the weight is
+  // s = |y|/(μλ_n) − 1 = (|v_t| − R_t|λ_t|)/(k_t|λ_t|), and the frozen row
+  // v_t + (s k_t + R_t) λ_t vanishes with the exact one.
+  const double s = output(prog, "residual", "friction_w", p)[0];
+  CHECK_THAT(s, WithinRel((slip - regularization * kMu * normal) / (k * kMu * normal), 1e-12));
+  p.friction_w = {s};
+  const std::vector<double> frozen = output(prog, "residual_frozen_w", "r_con", p, {s});
+  CHECK(std::abs(frozen[rows.f1]) < 1e-14);
+  CHECK(std::abs(frozen[rows.f2]) < 1e-15);
+  // The same slip with the force along the slip is no solution: the residual is k_t·2μλ_n.
   p.lambda[rows.f1] = kMu * normal;
-  REQUIRE(prog.param_info[2].name == "inertia_yy:ball");
-  const double k = 1 / kMass + kRadius * kRadius / prog.param_info[2].value;
-  CHECK_THAT(output(prog, "residual", "merit", p)[rows.f1], WithinRel(k * 2 * kMu * normal, 1e-9));
+  CHECK_THAT(output(prog, "residual", "r_con", p)[rows.f1], WithinRel(k * 2 * kMu * normal, 1e-12));
+  // Inside the cone while slipping is no solution either: y is far outside the cone
+  // (|y| ≈ v/k_t), projected onto −μλ_n x̂, so the residual is k_t (λ_t + μλ_n).
+  p.lambda[rows.f1] = -0.5 * kMu * normal;
+  CHECK_THAT(output(prog, "residual", "r_con", p)[rows.f1],
+             WithinRel(k * 0.5 * kMu * normal, 1e-12));
 }
 
 // MuJoCo's rule for a contact's parameters: the geom with the higher priority sets condim and
@@ -171,16 +230,28 @@ TEST_CASE("contact rows: the geom with the higher priority sets condim and frict
   }
 }
 
-TEST_CASE("contact rows: at a separated contact the merit is zero where v_t + W lambda_t is not") {
+TEST_CASE("contact rows: at a separated contact the friction residual is k_t lambda_t") {
   const ir::ResidualProgram prog = lower(ball_on_floor());
   const BallRows rows = rows_of(prog);
-  ir::KernelPoint p = at_height(prog, 0.05);
+  // k_t at the contact point of q⁻, midway between the surfaces: arm r + gap/2.
+  const double gap = 0.05, arm = kRadius + gap / 2;
+  const double k = 1 / kMass + arm * arm / param_value(prog, "inertia_yy:ball");
+  ir::KernelPoint p = at_height(prog, gap);  // λ_n = 0: the cone is the point 0
   p.u_plus[0] = 1.0;
-  const std::vector<double> r = output(prog, "residual", "r_con", p);
+  // No impulse: zero whatever the slip.
+  std::vector<double> r = output(prog, "residual", "r_con", p);
+  CHECK(std::abs(r[rows.f1]) < 1e-20);
+  CHECK(std::abs(r[rows.f2]) < 1e-20);
+  // An impulse is projected to 0: the residual is k_t λ_t, independent of v_t.
+  p.lambda[rows.f1] = 0.3;
+  p.lambda[rows.f2] = -0.1;
+  r = output(prog, "residual", "r_con", p);
+  CHECK_THAT(r[rows.f1], WithinRel(k * 0.3, 1e-14));
+  CHECK_THAT(r[rows.f2], WithinRel(k * -0.1, 1e-14));
   const std::vector<double> merit = output(prog, "residual", "merit", p);
-  CHECK_THAT(r[rows.f1], WithinAbs(1.0, 1e-9));
-  CHECK(std::abs(merit[rows.f1]) < 1e-12);
-  CHECK(std::abs(merit[rows.f2]) < 1e-12);
+  CHECK(merit[rows.f1] == r[rows.f1]);
+  // The slope d is 0, clamped to 1e-8: s = 1/d − 1.
+  CHECK(output(prog, "residual", "friction_w", p)[0] == Approx(1e8 - 1).epsilon(1e-14));
 }
 
 TEST_CASE("contact rows: friction impulses act at the contact point") {

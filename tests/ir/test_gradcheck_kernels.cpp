@@ -1,5 +1,6 @@
 // Every derivative kernel against central finite differences of the residual (interpreter),
-// on hand-built and shipped models; and the frozen-W operator against the exact one.
+// on hand-built and shipped models; and the preconditioner's frozen rows against the exact
+// ones.
 #include <cmath>
 #include <fstream>
 
@@ -104,27 +105,23 @@ TEST_CASE("gradcheck: kernels of MuJoCo's humanoid (multi-hinge bodies, capsule 
   check_kernels(load_and_lower(path), 1, 5, 24);
 }
 
-TEST_CASE("gradcheck: frozen and exact Jacobians differ only by W's derivative (sliding box)") {
-  const ir::ResidualProgram prog =
-      load_and_lower(std::string(TALON_MODELS_DIR) + "/sliding_box.xml");
-  // The box resting on the floor, sliding at 2 m/s along x, with its weight on the corners
-  // and each corner's friction on the cone, opposing the slip.
-  ir::KernelPoint p = rest_point(prog, 0.05);
-  p.u_minus[0] = 2.0;
-  p.u_plus[0] = 1.9;
-  for (const ir::ContactSlot& slot : prog.slots) {
-    p.lambda[slot.normal_row] = 9.81 * 0.05 / 4;
-    p.lambda[slot.friction_row] = -0.5 * p.lambda[slot.normal_row];
-  }
-  const std::vector<double> w = output(prog, "residual", "friction_w", p);
-  p.friction_w = w;
-  for (double x : w) CHECK(x > 1.0);  // sliding: W = |v_t|/|λ_t|
-  const std::vector<double> jhat = ir::evaluate_kernel(prog, "jhat", p, w);
+namespace {
 
-  // Exact ∂r_con/∂u⁺ by central differences of `residual`, and ∂W/∂u⁺ likewise.
+// ∂r_con/∂u⁺ of the sliding box at p: exact (central differences of `residual`) and frozen
+// (the jhat kernel with the weights s of the point), and each slot's weight s.
+struct Jacobians {
+  std::vector<std::vector<double>> exact, frozen;
+  std::vector<double> s;
+};
+
+Jacobians jacobians(const ir::ResidualProgram& prog, ir::KernelPoint& p) {
   const int n = prog.ndyn();
-  std::vector<std::vector<double>> exact(prog.nrows, std::vector<double>(n)),
-      dw(prog.nfriction, std::vector<double>(n));
+  Jacobians out;
+  out.s = output(prog, "residual", "friction_w", p);
+  p.friction_w = out.s;
+  const std::vector<double> jhat = ir::evaluate_kernel(prog, "jhat", p, out.s);
+  out.exact.assign(prog.nrows, std::vector<double>(n));
+  out.frozen.assign(prog.nrows, std::vector<double>(n, 0.0));
   for (int c = 0; c < n; ++c) {
     const double step = 1e-7;
     ir::KernelPoint plus = p, minus = p;
@@ -132,28 +129,109 @@ TEST_CASE("gradcheck: frozen and exact Jacobians differ only by W's derivative (
     minus.u_plus[c] -= step;
     const std::vector<double> rp = output(prog, "residual", "r_con", plus),
                               rm = output(prog, "residual", "r_con", minus);
-    const std::vector<double> wp = output(prog, "residual", "friction_w", plus),
-                              wm = output(prog, "residual", "friction_w", minus);
-    for (int r = 0; r < prog.nrows; ++r) exact[r][c] = (rp[r] - rm[r]) / (2 * step);
-    for (int k = 0; k < prog.nfriction; ++k) dw[k][c] = (wp[k] - wm[k]) / (2 * step);
+    for (int r = 0; r < prog.nrows; ++r) out.exact[r][c] = (rp[r] - rm[r]) / (2 * step);
   }
-  std::vector<std::vector<double>> frozen(prog.nrows, std::vector<double>(n, 0.0));
   for (std::size_t e = 0; e < jhat.size(); ++e)
-    frozen[prog.jhat_row[e]][prog.jhat_col[e]] = jhat[e];
+    out.frozen[prog.jhat_row[e]][prog.jhat_col[e]] = jhat[e];
+  return out;
+}
 
-  double largest_w_term = 0;
-  for (int r = 0; r < prog.nrows; ++r) {
-    const ir::ConstraintRowInfo& info = prog.rows[r];
-    for (int c = 0; c < n; ++c) {
-      double w_term = 0;  // λ_t ∂W/∂u⁺ on friction rows, nothing elsewhere
-      if (info.kind == ir::RowKind::Friction)
-        w_term = p.lambda[r] * dw[prog.slots[info.slot].friction_index][c];
-      largest_w_term = std::max(largest_w_term, std::abs(w_term));
-      CHECK(exact[r][c] - frozen[r][c] == Approx(w_term).margin(1e-6));
-    }
+// The sliding box (h = 0.05) resting on the floor, sliding at 1.9 m/s along x, with
+// `normal` on each corner and friction `friction` · normal along x.
+ir::KernelPoint box_point(const ir::ResidualProgram& prog, double normal, double friction) {
+  ir::KernelPoint p = rest_point(prog, 0.05);
+  p.u_minus[0] = 2.0;
+  p.u_plus[0] = 1.9;
+  for (const ir::ContactSlot& slot : prog.slots) {
+    p.lambda[slot.normal_row] = normal;
+    p.lambda[slot.friction_row] = friction * normal;
   }
-  // The difference is not negligible: W's slip dependence is what the frozen operator drops.
-  CHECK(largest_w_term > 0.1);
+  return p;
+}
+
+}  // namespace
+
+// The preconditioner's friction rows v_t + (s k_t + R_t) λ_t, times d = 1/(1 + s)
+// (talon_scale_friction_rows), linearise the natural map exactly when sticking (d = 1) and
+// when separated (d → 0); sliding they drop the projection's radial slope: with ŷ the unit
+// direction of y = λ_t − (v_t + R_t λ_t)/k_t, ∂r_t/∂u⁺ = d (I − ŷŷᵀ) J_t.
+TEST_CASE("gradcheck: frozen and exact Jacobians agree up to the preconditioner scaling d") {
+  const ir::ResidualProgram prog =
+      load_and_lower(std::string(TALON_MODELS_DIR) + "/sliding_box.xml");
+  const int n = prog.ndyn();
+  const double mu = 0.5, weight = 9.81 * 0.05 / 4;  // each corner's share of m g h
+  // Normal rows are the same function in both: identical Jacobians.
+  auto check_normal_rows = [&](const Jacobians& jac) {
+    for (const ir::ContactSlot& slot : prog.slots)
+      for (int c = 0; c < n; ++c)
+        CHECK(jac.exact[slot.normal_row][c] == Approx(jac.frozen[slot.normal_row][c]).margin(1e-6));
+  };
+  // Largest |entry| of the frozen friction rows (J_t): what the checks compare against.
+  auto largest_frozen = [&](const Jacobians& jac) {
+    double largest = 0;
+    for (const ir::ContactSlot& slot : prog.slots)
+      for (int i = 0; i < 2; ++i)
+        for (double x : jac.frozen[slot.friction_row + i]) largest = std::max(largest, std::abs(x));
+    return largest;
+  };
+
+  SECTION("sticking: d = 1, the frozen rows are exact") {
+    ir::KernelPoint p = box_point(prog, weight, -0.2 * mu);
+    p.u_plus[0] = 0.01;  // y = λ_t − v_t/k_t stays inside the cone (k_t = 4)
+    Jacobians jac = jacobians(prog, p);
+    for (double s : jac.s) CHECK(s == 0);
+    check_normal_rows(jac);
+    for (const ir::ContactSlot& slot : prog.slots)
+      for (int i = 0; i < 2; ++i)
+        for (int c = 0; c < n; ++c)
+          CHECK(jac.exact[slot.friction_row + i][c] ==
+                Approx(jac.frozen[slot.friction_row + i][c]).margin(1e-6));
+    CHECK(largest_frozen(jac) > 0.5);
+  }
+
+  SECTION("separated: d = 1e-8, the exact rows do not depend on u+") {
+    ir::KernelPoint p = box_point(prog, 0, 0);
+    for (const ir::ContactSlot& slot : prog.slots) p.lambda[slot.friction_row] = -0.1;
+    Jacobians jac = jacobians(prog, p);
+    for (double s : jac.s) CHECK(s == Approx(1e8 - 1).epsilon(1e-14));
+    check_normal_rows(jac);
+    for (const ir::ContactSlot& slot : prog.slots) {
+      const double d = 1 / (1 + jac.s[slot.friction_index]);
+      for (int i = 0; i < 2; ++i)
+        for (int c = 0; c < n; ++c)
+          CHECK(jac.exact[slot.friction_row + i][c] ==
+                Approx(d * jac.frozen[slot.friction_row + i][c]).margin(1e-6));
+    }
+    CHECK(largest_frozen(jac) > 0.5);  // the frozen rows, unscaled, are far from the exact 0
+  }
+
+  SECTION("sliding: they differ by the radial slope d ŷŷᵀ J_t") {
+    // Each corner's friction on the cone, opposing the slip: ŷ = λ_t/|λ_t|.
+    ir::KernelPoint p = box_point(prog, weight, -mu);
+    Jacobians jac = jacobians(prog, p);
+    check_normal_rows(jac);
+    double largest_radial_term = 0;
+    for (const ir::ContactSlot& slot : prog.slots) {
+      const double s = jac.s[slot.friction_index];
+      CHECK(s > 1.0);  // y well outside the cone: |y| ≈ μλ_n + v/k_t
+      const double d = 1 / (1 + s);
+      const double* lt = &p.lambda[slot.friction_row];
+      const double norm = std::hypot(lt[0], lt[1]), y_hat[2] = {lt[0] / norm, lt[1] / norm};
+      for (int c = 0; c < n; ++c) {
+        const double frozen[2] = {jac.frozen[slot.friction_row][c],
+                                  jac.frozen[slot.friction_row + 1][c]};
+        const double radial = y_hat[0] * frozen[0] + y_hat[1] * frozen[1];
+        for (int i = 0; i < 2; ++i) {
+          const double radial_term = d * y_hat[i] * radial;
+          largest_radial_term = std::max(largest_radial_term, std::abs(radial_term));
+          CHECK(jac.exact[slot.friction_row + i][c] ==
+                Approx(d * frozen[i] - radial_term).margin(1e-6));
+        }
+      }
+    }
+    // The difference is not negligible: d ≈ μλ_n/(μλ_n + v/k_t) ≈ 0.11 on ∂v_t/∂u_x = 1.
+    CHECK(largest_radial_term > 0.05);
+  }
 }
 
 TEST_CASE("gradcheck: a kernel that is off by 1e-5 relative is caught at the 1e-6 bar") {

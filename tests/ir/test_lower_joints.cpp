@@ -298,6 +298,20 @@ TEST_CASE("lowering: limit rows are Fischer-Burmeister rows on the angle gaps") 
   CHECK_THAT(r[find_row(prog, "elbow' lower")], WithinAbs(fb_at_zero_impulse(angle + 1.0), 1e-12));
   CHECK_THAT(r[find_row(prog, "elbow' upper")], WithinAbs(fb_at_zero_impulse(0.5 - angle), 1e-12));
   CHECK(r[find_row(prog, "elbow' upper")] == Approx(2 * (0.5 - angle) / kH).epsilon(1e-6));
+  // With an impulse λ on the upper row: FB(c, rλ)/h on the compliant gap c = g + κ r λ, with
+  // r = h J_θ M̃⁻¹ J_θᵀ = h/I_yy (θ̇ = ω_y; a turn about y keeps I_yy), κ = limit_compliance.
+  const int upper = find_row(prog, "elbow' upper");
+  const double impulse = 0.2, scale = kH / (1.5 / 3 * (0.05 * 0.05 + 0.25 * 0.25));
+  const double kappa = ir::LowerOptions{}.limit_compliance;
+  REQUIRE(kappa > 0);
+  p.lambda[upper] = impulse;
+  auto fb = [&](double gap, double compliance) {
+    const double c = gap + compliance * scale * impulse, b = scale * impulse;
+    return (c + b - std::sqrt(c * c + b * b + eps2)) / kH;
+  };
+  const double row = output(prog, "residual", "r_con", p)[upper];
+  CHECK_THAT(row, WithinAbs(fb(0.5 - angle, kappa), 1e-12));
+  CHECK(std::abs(row - fb(0.5 - angle, 0)) > 1e-4);  // the compliance is there
 }
 
 TEST_CASE("lowering: hinges in rotated frames on a moving parent measure relative angles") {

@@ -20,8 +20,8 @@ Eigen::VectorXd residual(const ir::ResidualProgram& prog, const ir::KernelPoint&
   return Eigen::Map<const Eigen::VectorXd>(all.data(), prog.ndyn() + prog.nrows);
 }
 
-// The NCP measure of best-iterate selection: [r_dyn; merit]. (v_t + Wλ_t does not vanish at
-// a separated contact, where W → ∞ and λ_t → 0; the natural map does.)
+// The NCP measure of best-iterate selection: [r_dyn; merit] (the merit is r_con, the
+// natural map on friction rows).
 Eigen::VectorXd merit(const ir::ResidualProgram& prog, const ir::KernelPoint& p) {
   Eigen::VectorXd out = residual(prog, p);
   const std::vector<double> m = output(prog, "residual", "merit", p);
@@ -53,7 +53,7 @@ double solve_step(const ir::ResidualProgram& prog, ir::KernelPoint& p, double mu
   double best_norm = merit(prog, p).norm();
   for (int it = 0; it < 100 && best_norm > 1e-12; ++it) {
     const Eigen::VectorXd r = residual(prog, p);
-    // Rows scaled to unit largest entry: separated contacts' friction rows carry W ~ 1e12.
+    // Rows scaled to unit largest entry (the rows' units differ).
     Eigen::MatrixXd jac = jacobian(prog, p);
     Eigen::VectorXd rhs = -r;
     for (int i = 0; i < n; ++i) {
@@ -92,6 +92,22 @@ double solve_step(const ir::ResidualProgram& prog, ir::KernelPoint& p, double mu
   return best_norm;
 }
 
+constexpr double kG = 9.81, kMu = 0.5;
+// Compliances of the contact rows (LowerOptions' defaults: the tests use those).
+const double kKappa = ir::LowerOptions{}.contact_compliance;
+const double kKappaT = ir::LowerOptions{}.friction_compliance;
+
+// The depth at which a 1 kg, 0.2 m cube rests on its four corners: each corner's row
+// c = g + κ h w λ vanishes with λ = m g h/4 and w = 1/m + |arm × n|²/I = 1 + 0.02·150 = 4
+// (a corner's arm (±0.1, ±0.1, −0.1)), so g = −κ h² g.
+double rest_depth(double h) {
+  return kKappa * kG * h * h;
+}
+
+// Velocities the solve leaves uncertain: solve_step stops at a merit of 1e-12 (in velocity and
+// impulse units, m = 1), an order of magnitude more for the conditioning.
+constexpr double kSolved = 1e-11;
+
 ir::ResidualProgram sliding_box() {
   Expected<Model> model = load_model(std::string(TALON_MODELS_DIR) + "/sliding_box.xml");
   REQUIRE(model.ok());
@@ -118,15 +134,29 @@ Model pushed_box(double force) {
 
 }  // namespace
 
+TEST_CASE("physics: a box put on the floor sinks to its compliant depth") {
+  // From gap 0 at rest: the rows give h u_z + κ h (g h + u_z) = 0 (λ per corner
+  // m (g h + u_z)/4, w = 4), so u_z = −κ g h/(1 + κ): the box sinks κ g h²/(1 + κ).
+  const ir::ResidualProgram prog = sliding_box();
+  for (double h : {0.01, 0.1, 0.4}) {
+    ir::KernelPoint p = rest_point(prog, h);
+    CHECK(solve_step(prog, p, kMu) < 1e-9);
+    CHECK(p.u_plus[2] == Approx(-kKappa * kG * h / (1 + kKappa)).epsilon(1e-6).margin(kSolved));
+    for (int i : {0, 1, 3, 4, 5}) CHECK(std::abs(p.u_plus[i]) < kSolved);
+  }
+}
+
 TEST_CASE("physics: a box at rest stays at rest and carries its weight") {
   const ir::ResidualProgram prog = sliding_box();
   for (double h : {0.001, 0.01, 0.1, 0.4}) {
     ir::KernelPoint p = rest_point(prog, h);
-    CHECK(solve_step(prog, p, 0.5) < 1e-9);
-    for (int i = 0; i < 6; ++i) CHECK(std::abs(p.u_plus[i]) < 1e-6);
+    p.q_minus[2] -= rest_depth(h);
+    CHECK(solve_step(prog, p, kMu) < 1e-9);
+    // From gap 0 it would sink at κ g h ≥ 1e-6 (the previous test).
+    for (int i = 0; i < 6; ++i) CHECK(std::abs(p.u_plus[i]) < kSolved);
     double normal = 0;
     for (const ir::ContactSlot& slot : prog.slots) normal += p.lambda[slot.normal_row];
-    CHECK(normal == Approx(9.81 * h).epsilon(1e-6));
+    CHECK(normal == Approx(kG * h).epsilon(1e-9));
   }
 }
 
@@ -136,34 +166,68 @@ TEST_CASE("physics: a sliding box decelerates at mu g, independently of h") {
   // discrete step in which the box tumbles 166° and lands on its top corners.
   for (double h : {0.001, 0.01, 0.1, 0.2}) {
     ir::KernelPoint p = rest_point(prog, h);
+    p.q_minus[2] -= rest_depth(h);
     p.u_minus[0] = 2.0;
-    CHECK(solve_step(prog, p, 0.5) < 1e-9);
-    CHECK(p.u_plus[0] == Approx(2.0 - 0.5 * 9.81 * h).epsilon(1e-6));
+    CHECK(solve_step(prog, p, kMu) < 1e-9);
+    // Every corner slips along x̂ (a tilt about y adds only x and z velocity at the corners),
+    // so the natural map puts λ_t = −μλ_n x̂ exactly: R_t λ_t is parallel to v_t and only
+    // changes |y|. Hence m Δu_x = −μ Σλ_n = −μ m (g h + u_z) exactly ...
+    CHECK(p.u_plus[0] == Approx(2.0 - kMu * (kG * h + p.u_plus[2])).margin(kSolved));
+    // ... and u_z, from the friction torque's tilt against the compliant corners, is of
+    // second order in the tilt: the deceleration is μ g.
+    CHECK(p.u_plus[0] == Approx(2.0 - kMu * kG * h).epsilon(1e-6));
     CHECK(std::abs(p.u_plus[1]) < 1e-8);
   }
 }
 
 TEST_CASE("physics: a slow box stops within the step instead of reversing") {
   const ir::ResidualProgram prog = sliding_box();
-  ir::KernelPoint p = rest_point(prog, 0.1);
+  const double h = 0.1;
+  ir::KernelPoint p = rest_point(prog, h);
+  p.q_minus[2] -= rest_depth(h);
   p.u_minus[0] = 0.3;  // μ g h = 0.49 > 0.3
-  CHECK(solve_step(prog, p, 0.5) < 1e-9);
-  CHECK(std::abs(p.u_plus[0]) < 1e-6);
+  CHECK(solve_step(prog, p, kMu) < 1e-9);
+  // The corners stick: each creeps at v_t = −R_t λ_t (R_t = κ_t k_t, k_t = 4 as w above),
+  // at most κ_t μ g h.
+  double friction = 0;
+  for (const ir::ContactSlot& slot : prog.slots) {
+    const double lt = p.lambda[slot.friction_row];
+    friction += lt;
+    if (p.lambda[slot.normal_row] > 0)                        // the four bottom corners
+      CHECK(std::abs(lt) < kMu * p.lambda[slot.normal_row]);  // strictly inside the cone
+    else
+      CHECK(lt == 0);
+    CHECK(std::abs(p.lambda[slot.friction_row + 1]) < 1e-12);
+  }
+  // A corner's velocity along x: u_x + (ω × arm)_x = u_x − 0.1 ω_y (arm_z = −0.1).
+  const double slip = p.u_plus[0] - 0.1 * p.u_plus[4];
+  CHECK(slip == Approx(-kKappaT * 4 * (friction / 4)).epsilon(1e-6).margin(kSolved));
+  CHECK(slip > 0);  // still forward, not reversed
+  CHECK(slip <= kKappaT * kMu * kG * h);
+  // The friction impulse takes the momentum: m (u_x − u⁻_x) = Σλ_t.
+  CHECK(friction == Approx(p.u_plus[0] - 0.3).epsilon(1e-9));
 }
 
 TEST_CASE("physics: a box pushed below its static friction limit sticks") {
-  // 2 N against μ m g = 4.9 N (the reference implementation's failing case).
-  const ir::ResidualProgram prog = lower(pushed_box(2.0));
+  // 2 N against μ m g = 4.9 N (the reference implementation's failing case). The box
+  // translates only (slide joints x and z): every corner slips at u_x, which must creep at
+  // −R_t λ_t: with the four corners' λ_t = (u_x − F h)/4 (m = 1) and R_t = 4 κ_t,
+  // u_x = κ_t F h/(1 + κ_t) ≤ κ_t μ g h.
+  const double force = 2.0;
+  const ir::ResidualProgram prog = lower(pushed_box(force));
   for (double h : {0.001, 0.01, 0.1, 0.4}) {
     ir::KernelPoint p = rest_point(prog, h);
+    p.q_minus[2] -= rest_depth(h);
     p.ctrl = {1.0};
-    CHECK(solve_step(prog, p, 0.5) < 1e-9);
-    CHECK(std::abs(p.u_plus[0]) < 1e-6);
+    CHECK(solve_step(prog, p, kMu) < 1e-9);
+    CHECK(p.u_plus[0] == Approx(kKappaT * force * h / (1 + kKappaT)).epsilon(1e-6).margin(kSolved));
+    CHECK(p.u_plus[0] <= kKappaT * kMu * kG * h);
   }
-  // 8 N slides: a = (8 − 4.905)/1.
+  // 8 N slides: a = (8 − 4.905)/1 (at the rest depth, Σλ_n = m g h).
   const ir::ResidualProgram strong = lower(pushed_box(8.0));
   ir::KernelPoint p = rest_point(strong, 0.1);
+  p.q_minus[2] -= rest_depth(0.1);
   p.ctrl = {1.0};
-  CHECK(solve_step(strong, p, 0.5) < 1e-9);
-  CHECK(p.u_plus[0] == Approx((8.0 - 0.5 * 9.81) * 0.1).epsilon(1e-5));
+  CHECK(solve_step(strong, p, kMu) < 1e-9);
+  CHECK(p.u_plus[0] == Approx((8.0 - kMu * kG) * 0.1).epsilon(1e-9));
 }
