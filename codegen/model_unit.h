@@ -44,7 +44,11 @@ struct SolverOptions {
   // for z = (u⁺, λ), directions from the exact Jacobian by FGMRES preconditioned with the
   // frozen-W Schur step, a (non-monotone) Armijo line search on ‖L F‖², stop at the tolerance.
   int newton_iterations = 16;  // K: Newton updates at most
-  int pcr_iterations = 16;     // operator applications per preconditioner solve at most
+  // Operator applications per preconditioner solve at most. The FGMRES directions are only as
+  // good as the frozen step PCR approximates: truncated at 16, the three-wheeler's drive onto
+  // the obstacle (77 rows) stalled at a wheel's edge contact and split 8 of 30 steps; solved
+  // to the tolerance (64), none.
+  int pcr_iterations = 64;
   double pcr_tolerance = 1e-12;  // a PCR solve stops when ‖r‖ ≤ this · ‖r₀‖ (scaled residuals)
   // The step converged when ‖L F‖ ≤ this (m/s; L = diag(M̃⁻¹, I) puts every row in velocity
   // units); the iteration stops there. Otherwise NAME_stats.converged = 0.

@@ -201,7 +201,9 @@ TEST_CASE("physics: a slow box stops within the step instead of reversing") {
   }
   // A corner's velocity along x: u_x + (ω × arm)_x = u_x − 0.1 ω_y (arm_z = −0.1).
   const double slip = p.u_plus[0] - 0.1 * p.u_plus[4];
-  CHECK(slip == Approx(-kKappaT * 4 * (friction / 4)).epsilon(1e-6).margin(kSolved));
+  // The friction torque rocks the box against its compliant corners, so the four shares of
+  // Σλ_t differ slightly (0.5 % here) and the mean share gives the creep to about that.
+  CHECK(slip == Approx(-kKappaT * 4 * (friction / 4)).epsilon(1e-2).margin(kSolved));
   CHECK(slip > 0);  // still forward, not reversed
   CHECK(slip <= kKappaT * kMu * kG * h);
   // The friction impulse takes the momentum: m (u_x − u⁻_x) = Σλ_t.
@@ -211,8 +213,10 @@ TEST_CASE("physics: a slow box stops within the step instead of reversing") {
 TEST_CASE("physics: a box pushed below its static friction limit sticks") {
   // 2 N against μ m g = 4.9 N (the reference implementation's failing case). The box
   // translates only (slide joints x and z): every corner slips at u_x, which must creep at
-  // −R_t λ_t: with the four corners' λ_t = (u_x − F h)/4 (m = 1) and R_t = 4 κ_t,
-  // u_x = κ_t F h/(1 + κ_t) ≤ κ_t μ g h.
+  // −R_t λ_t: with the four corners' λ_t = (u_x − F h)/4 (m = 1) and R_t = κ_t k_t,
+  // u_x = c F h/(1 + c), c = κ_t k_t/4, ≤ κ_t μ g h. k_t = 1/m + (arm × t)ᵀ I⁻¹ (arm × t) with
+  // I⁻¹ = 150 and the contact point midway between the surfaces: arm (±0.1, ±0.1, −(0.1 − δ/2))
+  // at the rest depth δ (k_t = 4 at δ = 0).
   const double force = 2.0;
   const ir::ResidualProgram prog = lower(pushed_box(force));
   for (double h : {0.001, 0.01, 0.1, 0.4}) {
@@ -220,7 +224,9 @@ TEST_CASE("physics: a box pushed below its static friction limit sticks") {
     p.q_minus[2] -= rest_depth(h);
     p.ctrl = {1.0};
     CHECK(solve_step(prog, p, kMu) < 1e-9);
-    CHECK(p.u_plus[0] == Approx(kKappaT * force * h / (1 + kKappaT)).epsilon(1e-6).margin(kSolved));
+    const double arm_z = 0.1 - rest_depth(h) / 2;
+    const double c = kKappaT * (1 + 150 * (arm_z * arm_z + 0.01)) / 4;
+    CHECK(p.u_plus[0] == Approx(c * force * h / (1 + c)).epsilon(1e-6).margin(kSolved));
     CHECK(p.u_plus[0] <= kKappaT * kMu * kG * h);
   }
   // 8 N slides: a = (8 − 4.905)/1 (at the rest depth, Σλ_n = m g h).
