@@ -46,12 +46,15 @@ TEST_CASE("gradients: a box sliding the whole rollout, and sliding then sticking
   };
   r.wq = {1, 0, 0, 0, 0, 0, 0};  // L = final x
   const std::vector<Input> inputs = {{Input::U0, 0}, {Input::Param, floor_friction}};
-  // Backward Euler: v_k = v₀ − k μ g h while positive, x_H = x₀ + h Σ_k v_k.
+  // Backward Euler: v_k = v₀ − k μ g h while positive, x_H = x₀ + h Σ_k v_k (rigid contact;
+  // the compliant contact's sinking changes the normal impulses by O(κ_n), so the closed forms
+  // of μ hold to 2κ_n relative, and the differences check the adjoint itself).
+  const double kappa = ir::LowerOptions{}.contact_compliance;
   SECTION("sliding for 3 steps: dx/dv0 = 3h, dx/dmu = -g h^2 (1 + 2 + 3)") {
     r.steps = 3;
     const testing::Comparison c = testing::compare_gradients(sim, r, inputs);
     CHECK(c.adjoint[0] == Approx(0.3).epsilon(1e-6));
-    CHECK(c.adjoint[1] == Approx(-kG * 0.01 * 6).epsilon(1e-6));
+    CHECK(c.adjoint[1] == Approx(-kG * 0.01 * 6).epsilon(2 * kappa));
     CHECK(c.max_relative_error(1e-3) < 1e-3);
   }
   SECTION("sliding for 4 steps, then sticking for 6: only the sliding steps count") {

@@ -73,10 +73,14 @@ TEST_CASE("gradients: a box sliding at 2 m/s keeps dv+/dv- = 1 (the frozen-W sho
                                      {Input::Param, param_index(sim, "mass:box")},
                                      {Input::Param, param_index(sim, "friction:floor")}};
   const testing::Comparison c = testing::compare_gradients(sim, r, inputs);
-  // Sliding: v⁺ = v⁻ − μ g h exactly, so dv⁺/dv⁻ = 1, dv⁺/dμ = −g h, independent of the mass.
+  // Sliding: v⁺ = v⁻ − μ g h for rigid contact, so dv⁺/dv⁻ = 1, dv⁺/dμ = −g h, independent of
+  // the mass. The compliant contact (κ_n) lets the box, placed at zero gap, sink during the step,
+  // which takes m g h κ/(1 + κ) off the normal impulse: the closed forms hold to 2κ relative
+  // (the differences below check the adjoint itself).
+  const double kappa = ir::LowerOptions{}.contact_compliance;
   CHECK(c.adjoint[0] == Approx(1).epsilon(1e-6));
-  CHECK(c.adjoint[2] == Approx(0).margin(1e-6));
-  CHECK(c.adjoint[3] == Approx(-9.81 * h).epsilon(1e-6));
+  CHECK(c.adjoint[2] == Approx(0).margin(2 * kappa * 9.81 * h));
+  CHECK(c.adjoint[3] == Approx(-9.81 * h).epsilon(2 * kappa));
   CHECK(c.max_relative_error(1e-2) < 1e-3);  // the differences' own noise (tolerance 1e-8)
 }
 
@@ -143,7 +147,9 @@ TEST_CASE("gradients: a sliding wheel at h = 0.1, every wheel DOF to 0.4 %", "[g
   sim.step(w, 0.1);
   const double slip = w.u_of(0)[0] - 0.08 * w.u_of(0)[4];
   const double coulomb = 0.3 * 9.81 * 0.1 * (1 + 0.5 * 0.08 * 0.08 / 0.0016);
-  CHECK_THAT(slip, Catch::Matchers::WithinAbs(-(1.6 - coulomb), 1e-6));
+  // To the compliant contact's share 2κ of the Coulomb impulse (the wheel sinks in the step).
+  CHECK_THAT(slip, Catch::Matchers::WithinAbs(-(1.6 - coulomb),
+                                              2 * ir::LowerOptions{}.contact_compliance * coulomb));
 }
 
 }  // namespace talon
