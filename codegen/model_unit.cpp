@@ -106,6 +106,7 @@ void backward_layout(const ir::ResidualProgram& p, const SolverOptions& solver,
 Expected<Layout> compute_layout(const ir::ResidualProgram& p, const SolverOptions& solver) {
   Layout l;
   l.nsim = p.nsim;
+  l.resolve_split_steps = solver.resolve_split_steps && solver.max_substep_depth > 0;
   l.nv = 6 * p.nsim;
   l.nq = 7 * p.nsim;
   l.nrows = p.nrows;

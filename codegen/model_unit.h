@@ -65,10 +65,16 @@ struct SolverOptions {
   // does ends the iteration.
   int line_search_steps = 10;
   // A step whose Newton iteration did not converge is retried as two half steps, at most this
-  // many times nested (the finest substep is h / 2^depth); 0 = never split. A fallback: the
-  // well-posed step converges without it on the scenes in bench/scenes.sh; splits are
-  // counted in NAME_stats.substeps.
+  // many times nested (the finest substep is h / 2^depth); 0 = never split. A fallback, counted
+  // in NAME_stats.substeps (bench/scenes.sh reports how often each scene needs it).
   int max_substep_depth = 5;
+  // After a split, the whole step is solved once more at h from the split's end state; when
+  // that converges it is the step's answer (the root of the full step's equations, the same
+  // function of the data whether or not the step needed splitting, so finite differences
+  // across a split agree with the adjoint). The split then only found the root's basin: still
+  // needed where Newton does not converge from the warm start at full h (the three-wheeler's
+  // wheels dropping off the obstacle, bench/RESULTS.md).
+  bool resolve_split_steps = true;
   // A finest substep still unconverged with ‖L F‖ above this (m/s) fails the step
   // (NAME_STEP_DIVERGED, state unchanged) instead of returning a garbage iterate.
   double divergence_tolerance = 1.0;

@@ -113,6 +113,10 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
       << "typedef struct " << name << "_workspace {\n";
   for (const auto& [field, size] : arrays)
     out << "  " << name << "_real " << field << "[" << size << "];\n";
+  if (layout.resolve_split_steps)
+    out << "  /* the split step's end (its last substep's start, the sum of its impulses) */\n"
+        << "  " << name << "_real split_q[" << nq << "], split_u[" << nv << "], split_lambda["
+        << rows << "];\n";
   if (layout.krylov > 0 || layout.adjoint > 0) {
     const int n = layout.nv + layout.nrows, m = std::max(layout.krylov, layout.adjoint);
     const std::pair<const char*, int> krylov[] = {{"jvp_in", layout.jvp_in_size},

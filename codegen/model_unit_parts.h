@@ -22,6 +22,7 @@ struct Layout {
   int lin_jhat = 0, lin_c = 0, lin_diag = 0, lin_size = 0;
   int mass_size = 0;
   // jvp_exact (only with SolverOptions::krylov_iterations > 0).
+  bool resolve_split_steps = false;  // split_* arrays (SolverOptions::resolve_split_steps)
   int krylov = 0;  // FGMRES iterations
   int jvp_tangent_u = 0, jvp_tangent_lambda = 0, jvp_in_size = 0, jvp_out_size = 0;
   // The backward step (only with SolverOptions::adjoint_iterations > 0): vjp_exact and

@@ -145,6 +145,7 @@ std::string config_text(const Layout& l, const ModelUnitOptions& options) {
       {"TALON_MAX_SUBSTEP_DEPTH", s.max_substep_depth},
       {"TALON_LINE_SEARCH_STEPS", s.line_search_steps},
       {"TALON_KRYLOV_ITERATIONS", l.krylov},
+      {"TALON_RESOLVE_SPLIT_STEPS", l.resolve_split_steps ? 1 : 0},
       {"TALON_JVP_IN_TANGENT_U", l.jvp_tangent_u},
       {"TALON_JVP_IN_TANGENT_LAMBDA", l.jvp_tangent_lambda},
       {"TALON_BACKWARD", l.adjoint > 0 ? 1 : 0},

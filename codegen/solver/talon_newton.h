@@ -265,16 +265,37 @@ static TALON_CALLABLE talon_real talon_newton_update(talon_workspace* ws, talon_
   return talon_line_search(ws, merit, reference, eta, accepted);
 }
 
+#if TALON_RESOLVE_SPLIT_STEPS
+/* Iterate 0 of the full step re-solved after a split (talon_resolve_full_step): the split's
+ * end velocity and the sum of its substeps' impulses (impulse = force·h: over the whole step
+ * they add up); returns its merit. */
+static TALON_CALLABLE talon_real talon_split_iterate(talon_workspace* ws) {
+  talon_copy(ws->in + TALON_IN_U_PLUS, ws->start_u, TALON_NV);
+  talon_copy(ws->in + TALON_IN_LAMBDA, ws->split_lambda, TALON_NROWS);
+  talon_admissible_impulses(ws);
+  talon_kernel_residual(ws->in, ws->res);
+  return talon_merit(ws, ws->block_now);
+}
+#endif
+
 /* The Newton iteration for the step whose data (q⁻, u⁻, ctrl, θ, h) is in ws->in, from the
- * warm start. The last iterate goes to ws->best_*. Returns 1 when its merit is finite. */
-static TALON_CALLABLE int talon_solve(talon_workspace* ws) {
+ * warm start (or, with `from_split`, from the split's end state: talon_split_iterate). The
+ * last iterate goes to ws->best_*. Returns 1 when its merit is finite. */
+static TALON_CALLABLE int talon_solve(talon_workspace* ws, int from_split) {
   talon_real merit, recent[TALON_MERIT_MEMORY];
   int k, i, accepted = 1;
   ws->stats.newton_iterations = 0;
   ws->stats.pcr_iterations = 0;
   ws->stats.best_iterate = -1;
   talon_kernel_mass(ws->in, ws->mass);
-  merit = talon_initial_iterate(ws);
+#if TALON_RESOLVE_SPLIT_STEPS
+  if (from_split)
+    merit = talon_split_iterate(ws);
+  else
+#else
+  (void)from_split;
+#endif
+    merit = talon_initial_iterate(ws);
   for (i = 0; i < TALON_MERIT_MEMORY; ++i) recent[i] = merit;
   for (k = 0;; ++k) {
     talon_real reference = 0;
@@ -316,13 +337,13 @@ static TALON_CALLABLE void talon_normalize_quaternions(talon_real* q) {
                                   TALON_DIVERGED_MERIT: q, u left unchanged */
 
 /* Solves one (sub)step of h from (q, u) with the data in ws->in; on success the result is in
- * ws->best_* and the warm start is updated. Returns 1 when an iterate k ≥ k_min was finite. */
+ * ws->best_* and the warm start is updated. Returns 1 when the last iterate was finite. */
 static TALON_CALLABLE int talon_solve_substep(talon_workspace* ws, const talon_real* q,
-                                             const talon_real* u, talon_real h) {
+                                             const talon_real* u, talon_real h, int from_split) {
   talon_copy(ws->in + TALON_IN_Q_MINUS, q, TALON_NQ);
   talon_copy(ws->in + TALON_IN_U_MINUS, u, TALON_NV);
   ws->in[TALON_IN_H] = h;
-  if (!talon_solve(ws)) return 0;
+  if (!talon_solve(ws, from_split)) return 0;
   talon_normalize_quaternions(ws->best_q);
   return talon_all_finite(ws->best_q, TALON_NQ) && talon_all_finite(ws->best_u, TALON_NV);
 }
@@ -350,6 +371,70 @@ static TALON_CALLABLE void talon_accept(talon_workspace* ws, talon_real h) {
   ws->warm_valid = TALON_WARM_MAGIC;
 }
 
+#if TALON_RESOLVE_SPLIT_STEPS
+/* xᵀ M̃ x over all bodies (twice the kinetic energy of the twist x). */
+static TALON_CALLABLE talon_real talon_mass_norm_sq(const talon_real* mass, const talon_real* x) {
+  talon_real total = 0;
+  int b;
+  for (b = 0; b < TALON_NSIM; ++b) {
+    const talon_real* m = mass + 20 * b;
+    const talon_real* xb = x + 6 * b;
+    const talon_real wx = xb[3], wy = xb[4], wz = xb[5];
+    total += m[0] * (xb[0] * xb[0] + xb[1] * xb[1] + xb[2] * xb[2]) + m[1] * wx * wx +
+             m[2] * wy * wy + m[3] * wz * wz + 2 * (m[4] * wx * wy + m[5] * wx * wz + m[6] * wy * wz);
+  }
+  return total;
+}
+
+/* Whether the full step's solution (ws->best_u) is the split's root and not another one: its
+ * end velocity within half the split's velocity change of the split's (M̃-weighted, M̃ at q⁻
+ * of the whole step). Backward Euler's answers at h and h/2^k differ by a fraction of the
+ * change; a spurious root of the full step (a body spun round) by more than the change. */
+static TALON_CALLABLE int talon_near_split(talon_workspace* ws, const talon_real* u_minus) {
+  int i;
+  for (i = 0; i < TALON_NV; ++i) {
+    ws->body_a[i] = ws->best_u[i] - ws->start_u[i];
+    ws->body_b[i] = ws->start_u[i] - u_minus[i];
+  }
+  return talon_mass_norm_sq(ws->mass, ws->body_a) <=
+         (talon_real)0.25 * talon_mass_norm_sq(ws->mass, ws->body_b);
+}
+
+/* After a split step: the whole step of h from (q, u) again, its iterate 0 the split's end
+ * (talon_split_iterate). When that converges its solution replaces the split's, so the step
+ * returns the root of the full step's equations whether or not it needed splitting: the
+ * split served as a continuation in h that brought Newton into the root's basin. The answer
+ * is then the same function of the data on both sides of the split/no-split boundary (finite
+ * differences across it agree with the adjoint), and the backward step differentiates one
+ * step instead of a chain. Otherwise everything the split left is restored: ws->in (the last
+ * substep's data, for NAME_contact_gaps), ws->best_* and the statistics. Returns 1 when the
+ * full step was taken. */
+static TALON_CALLABLE int talon_resolve_full_step(talon_workspace* ws, const talon_real* q,
+                                                  const talon_real* u, talon_real h,
+                                                  int* newton, int* pcr) {
+  const talon_stats split = ws->stats;
+  const talon_real split_h = ws->in[TALON_IN_H];
+  const int ok = talon_solve_substep(ws, q, u, h, 1);
+  *newton += ws->stats.newton_iterations;
+  *pcr += ws->stats.pcr_iterations;
+  if (ok && ws->stats.converged && talon_near_split(ws, u)) {
+#if TALON_BACKWARD
+    if (ws->record) talon_record_substep(ws, 0, q, u, h);
+#endif
+    talon_accept(ws, h);
+    return 1;
+  }
+  ws->stats = split;
+  talon_copy(ws->in + TALON_IN_Q_MINUS, ws->split_q, TALON_NQ);
+  talon_copy(ws->in + TALON_IN_U_MINUS, ws->split_u, TALON_NV);
+  ws->in[TALON_IN_H] = split_h;
+  talon_copy(ws->best_q, ws->start_q, TALON_NQ);
+  talon_copy(ws->best_u, ws->start_u, TALON_NV);
+  talon_copy(ws->best_lambda, ws->warm_lambda, TALON_NROWS);
+  return 0;
+}
+#endif
+
 /* Advances (q, u) by h in place. `ctrl` may be 0 (all controls zero).
  *
  * Substep fallback: a step whose Newton iteration does not converge is not taken; it is
@@ -357,7 +442,9 @@ static TALON_CALLABLE void talon_accept(talon_workspace* ws, talon_real h) {
  * level's iterate is then taken, flagged unconverged, unless its merit exceeds
  * TALON_DIVERGED_MERIT: such an iterate is garbage, and the step fails instead). Converged
  * steps are never split. After a split the size doubles back once the substeps realign with
- * the coarser grid. Counted in stats.substeps (1: not split). */
+ * the coarser grid. Counted in stats.substeps (1: not split). With TALON_RESOLVE_SPLIT_STEPS
+ * the whole step is then solved once more from the split's end (talon_resolve_full_step); when
+ * that root is taken the step reports one substep. */
 static TALON_CALLABLE int talon_step_world(talon_workspace* ws, talon_real* q, talon_real* u,
                                            const talon_real* ctrl, const talon_real* params,
                                            talon_real h) {
@@ -385,9 +472,12 @@ static TALON_CALLABLE int talon_step_world(talon_workspace* ws, talon_real* q, t
   if (!talon_all_finite(in, TALON_IN_H)) return TALON_STEP_NONFINITE;
   talon_copy(ws->start_q, q, TALON_NQ);
   talon_copy(ws->start_u, u, TALON_NV);
+#if TALON_RESOLVE_SPLIT_STEPS
+  talon_fill(ws->split_lambda, 0, TALON_NROWS);
+#endif
   while (done < total) {
     const talon_real sub = h * (talon_real)size / (talon_real)total;
-    const int ok = talon_solve_substep(ws, ws->start_q, ws->start_u, sub);
+    const int ok = talon_solve_substep(ws, ws->start_q, ws->start_u, sub, 0);
     newton += ws->stats.newton_iterations;
     pcr += ws->stats.pcr_iterations;
     if ((!ok || !ws->stats.converged) && size > 1) {
@@ -403,11 +493,25 @@ static TALON_CALLABLE int talon_step_world(talon_workspace* ws, talon_real* q, t
 #if TALON_BACKWARD
     if (ws->record) talon_record_substep(ws, substeps, ws->start_q, ws->start_u, sub);
 #endif
+#if TALON_RESOLVE_SPLIT_STEPS
+    if (size < total) { /* a substep of a split: what talon_resolve_full_step needs */
+      int i;
+      talon_copy(ws->split_q, ws->start_q, TALON_NQ);
+      talon_copy(ws->split_u, ws->start_u, TALON_NV);
+      for (i = 0; i < TALON_NROWS; ++i) ws->split_lambda[i] += ws->best_lambda[i];
+    }
+#endif
     talon_accept(ws, sub);
     done += size;
     ++substeps;
     if (size < total && done % (2 * size) == 0) size *= 2;
   }
+#if TALON_RESOLVE_SPLIT_STEPS
+  if (done == total && substeps > 1 && talon_resolve_full_step(ws, q, u, h, &newton, &pcr)) {
+    substeps = 1;
+    converged = 1;
+  }
+#endif
   ws->stats.newton_iterations = newton;
   ws->stats.pcr_iterations = pcr;
   ws->stats.substeps = substeps;

@@ -25,7 +25,7 @@ inline SimulatorOptions gradient_options() {
   SimulatorOptions options = test_options();
   options.solver.newton_iterations = 32;
   options.solver.pcr_iterations = 64;
-  options.solver.convergence_tolerance = 1e-11;
+  options.solver.convergence_tolerance = 1e-8;
   options.solver.adjoint_iterations = 32;
   return options;
 }
