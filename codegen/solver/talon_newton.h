@@ -219,36 +219,89 @@ static TALON_CALLABLE talon_real talon_trust_region(const talon_workspace* ws) {
  * below the first one's. */
 #define TALON_MERIT_MEMORY 4
 
+/* Moves the iterate to the one saved in ws->prev_* plus α ws->kstep; returns its merit (its
+ * residual in ws->res). */
+static TALON_CALLABLE talon_real talon_trial(talon_workspace* ws, talon_real alpha) {
+  talon_real* u = ws->in + TALON_IN_U_PLUS;
+  talon_real* lambda = ws->in + TALON_IN_LAMBDA;
+  int i;
+  for (i = 0; i < TALON_NV; ++i) u[i] = ws->prev_u[i] + alpha * ws->kstep[i];
+  for (i = 0; i < TALON_NROWS; ++i) lambda[i] = ws->prev_lambda[i] + alpha * ws->kstep[TALON_NV + i];
+  talon_kernel_residual(ws->in, ws->res);
+  return talon_merit(ws, ws->block_now);
+}
+
+/* Whether a friction contact of the trial iterate (residual in ws->res) sticks where it slid
+ * at the saved one or slides where it stuck: the weight s of the residual is 0 exactly when
+ * sticking, and ws->in holds the saved iterate's, frozen for its linearisation. */
+static TALON_CALLABLE int talon_stick_slip_changed(const talon_workspace* ws) {
+  int f;
+  for (f = 0; f < TALON_NFRICTION; ++f)
+    if ((ws->res[TALON_RES_W + f] > 0) != (ws->in[TALON_IN_W + f] > 0)) return 1;
+  return 0;
+}
+
+/* Where the Armijo search finds no step down to `alpha`: if a friction contact changes
+ * between sticking and sliding before `alpha`, the step just past the first such change (by
+ * bisection on α to a relative 1e-6), when that passes Armijo's test against `reference`.
+ * Returns its merit and sets *accepted; otherwise *accepted stays 0.
+ *
+ * Why: sticking rows are linear, v_t + R_t λ_t, and only R_t = κ_t k_t (κ_t = 1e-6) fixes how
+ * sticking impulses split between contacts that hold the same motion (a wheel on an edge and
+ * on the ground). Linearised with every such contact sticking, the Newton direction moves
+ * that split by ~1/κ_t times the residual (the exact direction as much as an inexact one),
+ * and the merit falls along it only until an impulse leaves its cone, at α ~ 1e-4, below
+ * the search's smallest α: the three-wheeler dropping off its obstacle
+ * (models/three_wheeler_scene.xml, the 60-step crossing's step 32) stalled so at θ ≈ 0.3 and
+ * split. Stopped just past the cone, the next linearisation has that contact sliding, and
+ * its direction no longer pushes the split. */
+static TALON_CALLABLE talon_real talon_stick_slip_step(talon_workspace* ws, talon_real merit,
+                                                       talon_real reference, talon_real eta,
+                                                       talon_real alpha, int* accepted) {
+  const talon_real sigma = (talon_real)1e-4;
+  talon_real low = 0, high = alpha, trial;
+  int i;
+  talon_trial(ws, high);
+  if (!talon_stick_slip_changed(ws)) return merit;
+  for (i = 0; i < 60 && high - low > (talon_real)1e-6 * high; ++i) {
+    const talon_real middle = (talon_real)0.5 * (low + high);
+    talon_trial(ws, middle);
+    if (talon_stick_slip_changed(ws))
+      high = middle;
+    else
+      low = middle;
+  }
+  trial = talon_trial(ws, high);
+  if (talon_finite(trial) && trial <= reference - 2 * sigma * high * (1 - eta) * merit) {
+    *accepted = 1;
+    return trial;
+  }
+  return merit;
+}
+
 /* The Armijo line search along ws->kstep from the iterate saved in ws->prev_*, whose merit
  * is `merit` (η the direction's relative linear residual, `reference` the largest recent
- * merit). Leaves the accepted iterate and its residual in ws->in / ws->res and returns its
- * merit; when no step passes, the saved iterate is restored (and its residual recomputed)
- * and *accepted is 0. */
+ * merit), then the stick/slip step where it fails. Leaves the accepted iterate and its
+ * residual in ws->in / ws->res and returns its merit; when no step passes, the saved iterate
+ * is restored (and its residual recomputed) and *accepted is 0. */
 static TALON_CALLABLE talon_real talon_line_search(talon_workspace* ws, talon_real merit,
                                                    talon_real reference, talon_real eta,
                                                    int* accepted) {
   const talon_real sigma = (talon_real)1e-4;
-  talon_real* u = ws->in + TALON_IN_U_PLUS;
-  talon_real* lambda = ws->in + TALON_IN_LAMBDA;
-  talon_real alpha = talon_trust_region(ws);
-  int halvings, i;
+  talon_real alpha = talon_trust_region(ws), smallest = alpha, trial;
+  int halvings;
+  *accepted = 0;
   for (halvings = 0; halvings <= TALON_LINE_SEARCH_STEPS; ++halvings, alpha *= (talon_real)0.5) {
-    talon_real trial;
-    for (i = 0; i < TALON_NV; ++i) u[i] = ws->prev_u[i] + alpha * ws->kstep[i];
-    for (i = 0; i < TALON_NROWS; ++i)
-      lambda[i] = ws->prev_lambda[i] + alpha * ws->kstep[TALON_NV + i];
-    talon_kernel_residual(ws->in, ws->res);
-    trial = talon_merit(ws, ws->block_now);
+    trial = talon_trial(ws, alpha);
+    smallest = alpha;
     if (talon_finite(trial) && trial <= reference - 2 * sigma * alpha * (1 - eta) * merit) {
       *accepted = 1;
       return trial;
     }
   }
-  talon_copy(u, ws->prev_u, TALON_NV);
-  talon_copy(lambda, ws->prev_lambda, TALON_NROWS);
-  talon_kernel_residual(ws->in, ws->res);
-  *accepted = 0;
-  return talon_merit(ws, ws->block_now);
+  trial = talon_stick_slip_step(ws, merit, reference, eta, smallest, accepted);
+  if (*accepted) return trial;
+  return talon_trial(ws, 0);
 }
 
 /* One Newton update of the iterate in ws->in (residual in ws->res, merit `merit`): the exact
