@@ -5,7 +5,9 @@
 # penetration and the wall time. Usage: bench/scenes.sh [path/to/talon] [extra simulate args]
 # (run from the repository root; MuJoCo's humanoid.xml comes from libmujoco-samples).
 set -euo pipefail
+command -v jq >/dev/null || { echo "bench/scenes.sh: needs jq (apt-get install jq)" >&2; exit 1; }
 talon=${1:-build/cli/talon}
+[ -x "$talon" ] || { echo "bench/scenes.sh: no talon binary at $talon (build it first)" >&2; exit 1; }
 shift || true
 humanoid=/usr/share/mujoco/model/humanoid/humanoid.xml
 ctrl=$(mktemp)
