@@ -37,6 +37,12 @@ void add_solver_args(CLI::App& command, codegen::SolverOptions& solver) {
       ->group(group)
       ->capture_default_str();
   command
+      .add_option("--resolve-split-steps", solver.resolve_split_steps,
+                  "After a split, solve the whole step again from the split's end and keep"
+                  " that root when it converges (true/false)")
+      ->group(group)
+      ->capture_default_str();
+  command
       .add_option("--line-search-steps", solver.line_search_steps,
                   "Halvings of a Newton direction until the residual falls enough (Armijo)")
       ->check(CLI::Range(0, 60))
