@@ -237,3 +237,43 @@ TEST_CASE("physics: a box pushed below its static friction limit sticks") {
   CHECK(solve_step(strong, p, kMu) < 1e-9);
   CHECK(p.u_plus[0] == Approx((8.0 - kMu * kG) * 0.1).epsilon(1e-9));
 }
+
+// Issue #15's conditioning bar. A box resting on four corners has four normal rows for three
+// constrained motions and eight friction rows for three: rigid, the step's Jacobian is
+// singular (the impulses are not unique); the compliances inside the rows (κ_n = 1e-4,
+// κ_t = 1e-6) make it invertible with condition number ~1/κ_t. Measured as the solver
+// measures the residual, in velocity units: L J with L = diag(M̃⁻¹, I).
+TEST_CASE("physics: the Jacobian of a box resting on four corners is well conditioned") {
+  const auto condition = [](const ir::ResidualProgram& prog, const ir::KernelPoint& p) {
+    Eigen::MatrixXd jac = jacobian(prog, p);
+    // M̃ = diag(m I₃, I_body) at q⁻: the box's rows are its mass and (diagonal) inertia.
+    const std::vector<double> mass = ir::evaluate_kernel(prog, "mass", p);
+    for (int i = 0; i < 3; ++i) {
+      jac.row(i) /= mass[0];
+      jac.row(3 + i) /= mass[1 + i];
+    }
+    const Eigen::VectorXd s = Eigen::JacobiSVD<Eigen::MatrixXd>(jac).singularValues();
+    return s[0] / s[s.size() - 1];
+  };
+  const ir::ResidualProgram prog = sliding_box();
+  ir::LowerOptions rigid;
+  rigid.contact_compliance = 0;
+  rigid.friction_compliance = 0;
+  Expected<Model> model = load_model(std::string(TALON_MODELS_DIR) + "/sliding_box.xml");
+  REQUIRE(model.ok());
+  const ir::ResidualProgram rigid_prog = lower(*model, rigid);
+  for (double h : {0.01, 0.1}) {
+    INFO("h = " << h);
+    ir::KernelPoint p = rest_point(prog, h);
+    p.q_minus[2] -= rest_depth(h);
+    REQUIRE(solve_step(prog, p, kMu) < 1e-9);
+    const double compliant = condition(prog, p);
+    INFO("condition number " << compliant);
+    CHECK(compliant < 1e9);
+    // The same point with rigid rows: singular to rounding (the bar can fail).
+    ir::KernelPoint q = p;
+    q.params.clear();
+    for (const ir::ParamInfo& info : rigid_prog.param_info) q.params.push_back(info.value);
+    CHECK(condition(rigid_prog, q) > 1e12);
+  }
+}

@@ -247,6 +247,15 @@ TEST_CASE("three stacked boxes rest on each other at h = 0.1", "[physics][contac
   check_stack_rests(sim);
 }
 
+// Boxes of different sizes stacked offset, the top one's face flush with the middle one's
+// (models/box_tower.xml): reference faces of either box, contact polygons clipped to the
+// smaller face, and an edge on an edge of the support.
+TEST_CASE("a tower of three different boxes, offset, one edge flush, rests at h = 0.1",
+          "[physics][contact]") {
+  const Simulator sim = testing::make_simulator(testing::shipped_model("box_tower.xml"));
+  check_stack_rests(sim);
+}
+
 // The same stack with the upper boxes shifted and turned about z: face contact on clipped
 // polygons (an octagon where two boxes turn against each other), not only coincident faces.
 TEST_CASE("three boxes stacked askew rest on each other at h = 0.1", "[physics][contact]") {
