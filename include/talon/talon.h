@@ -74,15 +74,15 @@ class [[nodiscard]] Status {
 // keeps the default the `talon` command uses (`talon simulate --help`; with
 // Options::gradients, `talon gradient --help`), so unset settings never change the cache key.
 struct SolverSettings {
-  std::optional<int> newton_iterations;         // K: Newton updates per step at most (>= 1)
-  std::optional<int> pcr_iterations;            // per preconditioner solve at most (>= 1)
-  std::optional<int> krylov_iterations;         // FGMRES per Newton direction at most (>= 1)
-  std::optional<int> line_search_steps;         // halvings of a direction at most (>= 0)
-  std::optional<int> max_substep_depth;         // halvings of an unconverged step (>= 0)
+  std::optional<int> newton_iterations;         // K: Newton updates per step at most, 1..10000
+  std::optional<int> pcr_iterations;            // per preconditioner solve at most, 1..100000
+  std::optional<int> krylov_iterations;         // FGMRES per Newton direction at most, 1..1000
+  std::optional<int> line_search_steps;         // halvings of a direction at most, 0..60
+  std::optional<int> max_substep_depth;         // halvings of an unconverged step, 0..8
   std::optional<double> convergence_tolerance;  // m/s (> 0)
   std::optional<bool> resolve_split_steps;      // re-solve a split step at full h
-  std::optional<int> adjoint_iterations;        // backward FGMRES per cycle (>= 1, gradients)
-  std::optional<double> adjoint_tolerance;      // backward relative residual (> 0, gradients)
+  std::optional<int> adjoint_iterations;        // backward FGMRES per cycle, 1..1000 (gradients)
+  std::optional<double> adjoint_tolerance;      // backward relative residual > 0 (gradients)
 };
 
 struct Options {

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include <talon/talon.h>
@@ -16,17 +17,25 @@ namespace api = talon::api;
 
 namespace {
 
-// An empty kernel cache of this test's own, removed afterwards.
+// An empty kernel cache of this test's own (TALON_CACHE_DIR for the `talon` runs meanwhile),
+// removed afterwards.
 class FreshCache {
  public:
   explicit FreshCache(const std::string& name)
       : path_(std::filesystem::temp_directory_path() /
               ("talon-api-" + name + "-" + std::to_string(::getpid()))) {
+    if (const char* previous = std::getenv("TALON_CACHE_DIR")) previous_ = previous;
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
-    ::setenv("TALON_CACHE_DIR", path_.c_str(), 1);  // for the `talon` runs
+    ::setenv("TALON_CACHE_DIR", path_.c_str(), 1);
   }
-  ~FreshCache() { std::filesystem::remove_all(path_); }
+  ~FreshCache() {
+    std::filesystem::remove_all(path_);
+    if (previous_)
+      ::setenv("TALON_CACHE_DIR", previous_->c_str(), 1);
+    else
+      ::unsetenv("TALON_CACHE_DIR");
+  }
   const std::filesystem::path& path() const { return path_; }
   int libraries() const {
     int count = 0;
@@ -37,6 +46,7 @@ class FreshCache {
 
  private:
   std::filesystem::path path_;
+  std::optional<std::string> previous_;
 };
 
 }  // namespace
