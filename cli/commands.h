@@ -30,10 +30,9 @@ Expected<Model> load_for_cli(const ModelArgs& args, bool quiet_notes);
 
 // --newton-iterations, --pcr-iterations, ... (group "Solver").
 void add_solver_args(CLI::App& command, codegen::SolverOptions& solver);
-// --adjoint-iterations, --adjoint-tolerance (group "Backward step").
+// --adjoint-iterations, --adjoint-tolerance (group "Backward step"; their default for
+// commands that differentiate: kDefaultAdjointIterations, runtime/simulator.h).
 void add_adjoint_args(CLI::App& command, codegen::SolverOptions& solver);
-// The adjoint FGMRES iterations per cycle commands that differentiate use by default.
-constexpr int kDefaultAdjointIterations = 32;
 
 // Prints diagnostics on stderr (errors always, warnings and notes unless quiet_notes).
 void print_diagnostics(const Diagnostics& diagnostics, bool quiet_notes);

@@ -40,10 +40,10 @@ bool write_file(const std::filesystem::path& path, const std::string& text) {
   return static_cast<bool>(out);
 }
 
-std::string pkg_config(const std::string& name, const std::filesystem::path& dir,
-                       const Model& model) {
-  return "prefix=" + dir.string() +
-         "\nlibdir=${prefix}\nincludedir=${prefix}\n\n"
+// Relocatable: pkg-config sets ${pcfiledir} to the directory it found the file in, so the
+// output directory can be moved (or copied into a host's tree) and still be found.
+std::string pkg_config(const std::string& name, const Model& model) {
+  return "prefix=${pcfiledir}\nlibdir=${prefix}\nincludedir=${prefix}\n\n"
          "Name: " +
          name + "\nDescription: Talon simulation step of the model '" + model.name +
          "' (generated; freestanding C99)\nVersion: 0.1.0\n"
@@ -80,7 +80,7 @@ int compile(const CompileArgs& args) {
   const std::filesystem::path header = dir / (name + ".h"), source = dir / (name + ".c");
   const std::filesystem::path pc = dir / (name + ".pc");
   if (!write_file(header, unit->header) || !write_file(source, unit->source) ||
-      !write_file(pc, pkg_config(name, dir, *model))) {
+      !write_file(pc, pkg_config(name, *model))) {
     std::cerr << dir.string() << ": error: cannot write the generated files\n";
     return 1;
   }

@@ -233,10 +233,8 @@ void add_gradcheck_command(CLI::App& app, int& exit_code) {
   command->add_option("--epsilon", args->epsilon, "Finite-difference step (relative for params)")
       ->capture_default_str()
       ->group(rollout);
-  args->solver.newton_iterations = 32;  // as `talon gradient`: a tightly converged forward
-  args->solver.pcr_iterations = 64;
+  args->solver = gradient_solver_options();  // as `talon gradient`: a tightly converged forward
   args->solver.convergence_tolerance = 1e-8;
-  args->solver.adjoint_iterations = kDefaultAdjointIterations;
   add_solver_args(*command, args->solver);
   command->callback([args, &exit_code] { exit_code = run(*args); });
 }

@@ -244,9 +244,7 @@ void add_gradient_command(CLI::App& app, int& exit_code) {
       "      --steps 15 --dt 0.1 --loss final-pos:base_link:x --json");
   auto args = std::make_shared<GradientArgs>();
   // Tighter than `talon simulate`: gradients are only as good as the forward's convergence.
-  args->solver.newton_iterations = 32;
-  args->solver.pcr_iterations = 64;
-  args->solver.adjoint_iterations = kDefaultAdjointIterations;
+  args->solver = gradient_solver_options();
   add_model_args(*command, args->model);
   command
       ->add_option("--ctrl", args->ctrl_file,

@@ -92,6 +92,11 @@ std::string compiler_identity(const codegen::CCompilerOptions& compiler) {
   return identity;
 }
 
+std::string cache_key(std::string_view source, const codegen::CCompilerOptions& compiler) {
+  return content_hash(std::string(source) + "\n/* built by " + compiler_identity(compiler) +
+                      " */\n");
+}
+
 Expected<CompiledLibrary> load_or_compile(std::string_view source,
                                           const KernelCacheOptions& options) {
   if (!options.enabled) return compile_privately(source, options);
@@ -101,12 +106,11 @@ Expected<CompiledLibrary> load_or_compile(std::string_view source,
   std::filesystem::create_directories(directory, error);
   if (error)
     return cache_error(directory, "cannot create the kernel cache directory: " + error.message());
-  const std::string key = content_hash(std::string(source) + "\n/* built by " +
-                                       compiler_identity(options.compiler) + " */\n");
+  const std::string key = cache_key(source, options.compiler);
   const std::filesystem::path path = directory / ("talon-" + key + ".so");
   if (std::filesystem::exists(path)) {
     Expected<codegen::SharedLibrary> cached = codegen::SharedLibrary::open(path);
-    if (cached) return CompiledLibrary{std::move(*cached), path, true, 0, {}};
+    if (cached) return CompiledLibrary{std::move(*cached), path, true, 0, {}, key};
     // An unreadable entry (e.g. truncated by a full disk outside our rename protocol) is
     // rebuilt under a fresh name; the old one is left for the user to inspect.
     return compile_privately(source, options);
@@ -117,7 +121,7 @@ Expected<CompiledLibrary> load_or_compile(std::string_view source,
   if (!built) return built.diagnostics();
   Expected<codegen::SharedLibrary> library = codegen::SharedLibrary::open(path);
   if (!library) return library.diagnostics();
-  return CompiledLibrary{std::move(*library), path, false, seconds_since(start), {}};
+  return CompiledLibrary{std::move(*library), path, false, seconds_since(start), {}, key};
 }
 
 }  // namespace talon::runtime

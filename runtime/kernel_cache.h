@@ -44,7 +44,11 @@ struct CompiledLibrary {
   // Holds the library file while it is open when the cache is disabled (dlopen shares one
   // handle per path name, so a path must not be reused while the library is loaded).
   std::optional<codegen::TemporaryDirectory> private_directory;
+  std::string key;  // the cache key (cache_key); empty when the cache is disabled
 };
+
+// The content hash a unit's library is cached under: its source and the compiler's identity.
+std::string cache_key(std::string_view source, const codegen::CCompilerOptions& compiler);
 
 // The library of `source`: from the cache when present, else compiled (and cached).
 Expected<CompiledLibrary> load_or_compile(std::string_view source,

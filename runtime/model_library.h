@@ -54,6 +54,7 @@ class ModelLibrary {
   bool from_cache() const { return library_.from_cache; }
   double build_seconds() const { return library_.build_seconds; }
   const std::filesystem::path& path() const { return library_.path; }
+  const std::string& cache_key() const { return library_.key; }  // empty: built uncached
 
  private:
   explicit ModelLibrary(CompiledLibrary library) : library_(std::move(library)) {}

@@ -23,6 +23,13 @@ ir::LowerOptions default_lower_options() {
   return {};
 }
 
+codegen::SolverOptions gradient_solver_options() {
+  codegen::SolverOptions solver;
+  solver.newton_iterations = 32;
+  solver.adjoint_iterations = kDefaultAdjointIterations;
+  return solver;
+}
+
 Expected<Simulator> Simulator::create(Model model, const SimulatorOptions& options) {
   Simulator sim;
   sim.model_ = std::make_unique<Model>(std::move(model));

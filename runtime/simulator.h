@@ -52,6 +52,15 @@ struct NewtonTrace {
   int dropped = 0;  // iterates beyond the unit's trace capacity (not kept)
 };
 
+// The adjoint FGMRES iterations per cycle of units built to differentiate, by default.
+constexpr int kDefaultAdjointIterations = 32;
+
+// The solver rollout gradients are taken with unless told otherwise (`talon gradient` and
+// talon::api's Options::gradients): a forward converged with K = 32 Newton updates (a gradient
+// is only as good as the forward's convergence) and the backward step. One definition, so the
+// command and the API build the same unit, found under the same kernel cache key.
+codegen::SolverOptions gradient_solver_options();
+
 struct SimulatorOptions {
   // fold_params = true gives faster code but no per-world θ.
   ir::LowerOptions lower = default_lower_options();

@@ -128,19 +128,32 @@ TEST_CASE("control CSV files", "[runtime][cli]") {
 TEST_CASE("talon compile writes a library whose freestanding step matches talon simulate",
           "[runtime][cli]") {
   ::setenv("TALON_CACHE_DIR", testing::test_cache_directory().c_str(), 1);
-  codegen::TemporaryDirectory dir = scratch();
-  const std::string out = dir.path().string();
+  codegen::TemporaryDirectory scratch_dir = scratch();
+  const std::string written = (scratch_dir.path() / "written").string();
   const CliResult compiled =
-      run_talon("compile " + model_path("sliding_box.xml") + " -o " + out + " --name box");
+      run_talon("compile " + model_path("sliding_box.xml") + " -o " + written + " --name box");
   INFO(compiled.err);
   REQUIRE(compiled.status == 0);
+  // The output directory is relocatable: everything below uses it where it was moved to.
+  const std::filesystem::path dir = scratch_dir.path() / "moved";
+  std::filesystem::rename(written, dir);
+  const std::string out = dir.string();
   for (const char* file : {"box.h", "box.c", "libbox.so", "box.pc"})
-    CHECK(std::filesystem::exists(dir.path() / file));
-  CHECK(slurp(out + "/box.pc").find("Libs: -L${libdir} -Wl,-rpath,${libdir} -lbox -lm") !=
-        std::string::npos);
+    CHECK(std::filesystem::exists(dir / file));
+  const std::string pc = slurp(out + "/box.pc");
+  CHECK(pc.find("prefix=${pcfiledir}\n") != std::string::npos);
+  CHECK(pc.find("Libs: -L${libdir} -Wl,-rpath,${libdir} -lbox -lm") != std::string::npos);
+  CHECK(pc.find(written) == std::string::npos);
+  const std::string flags_file = out + "/flags.txt";
+  REQUIRE(std::system(("PKG_CONFIG_PATH=" + out + " pkg-config --cflags --libs box > " + flags_file)
+                          .c_str()) == 0);
+  const std::string flags = slurp(flags_file);
+  CHECK(flags.find("-I" + out) != std::string::npos);
+  CHECK(flags.find("-L" + out) != std::string::npos);
+  CHECK(flags.find("-Wl,-rpath," + out) != std::string::npos);
 
   // A C driver linked against the library: launched at 2 m/s, 60 steps of 0.01 s.
-  std::ofstream(dir.path() / "main.c") << R"(#include <stdio.h>
+  std::ofstream(dir / "main.c") << R"(#include <stdio.h>
 #include "box.h"
 static box_workspace ws; /* static: zero-initialised, no heap */
 int main(void) {

@@ -1,0 +1,14 @@
+// api::Options -> the runtime's SimulatorOptions, on the same defaults as the `talon` command
+// (`talon simulate`; with gradients, `talon gradient`), so that the same model and options build
+// the same unit and find the same kernel cache entry.
+#pragma once
+
+#include "runtime/simulator.h"
+#include "talon/talon.h"
+
+namespace talon::api {
+
+// Errors for settings out of their range (as the command's options check them).
+Result<SimulatorOptions> simulator_options(const Options& options);
+
+}  // namespace talon::api

@@ -1,0 +1,62 @@
+# ctest's install test (tests/api/CMakeLists.txt): installs the build tree into a fresh prefix,
+# moves the prefix (the package must be relocatable), then builds examples/cpp_host against it
+# twice - with find_package(talon) and with `pkg-config talon` alone - runs both and checks
+# what they print. Inputs: BUILD_DIR, SOURCE_DIR, WORK_DIR, CXX, GENERATOR.
+
+# Runs a command; fails the test with its output when it fails, else leaves its stdout in
+# `output`.
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "failed (${code}): ${ARGN}\n${out}\n${err}")
+  endif()
+  set(output "${out}" PARENT_SCOPE)
+endfunction()
+
+# The host's three worlds drop the ball from 1, 1.25 and 1.5 m; each must rest on the floor at
+# the ball's radius, 0.1 m.
+function(check_host_output program)
+  run(${program} ${SOURCE_DIR}/models/sphere_drop.xml 3)
+  message(STATUS "${program}:\n${output}")
+  foreach(expected "world 0: z = 0.100" "world 2: z = 0.100" "3 of 3 worlds stepped 150 x 0.01 s")
+    string(FIND "${output}" "${expected}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "${program} did not print '${expected}'")
+    endif()
+  endforeach()
+endfunction()
+
+file(REMOVE_RECURSE ${WORK_DIR})
+set(prefix ${WORK_DIR}/moved_prefix)
+run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
+file(RENAME ${WORK_DIR}/prefix ${prefix})
+
+# Nothing installed may point back into the source or build tree.
+file(GLOB_RECURSE package_files ${prefix}/*.cmake ${prefix}/*.pc ${prefix}/include/*)
+foreach(file IN LISTS package_files)
+  file(READ ${file} text)
+  foreach(tree ${SOURCE_DIR} ${BUILD_DIR} ${WORK_DIR}/prefix/)
+    string(FIND "${text}" "${tree}" at)
+    if(NOT at EQUAL -1)
+      message(FATAL_ERROR "${file} names ${tree}")
+    endif()
+  endforeach()
+endforeach()
+
+# 1. CMake: find_package(talon CONFIG REQUIRED) -> talon::talon, nothing else on the paths.
+run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/cpp_host -B ${WORK_DIR}/host -G ${GENERATOR}
+    -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=${prefix})
+run(${CMAKE_COMMAND} --build ${WORK_DIR}/host)
+check_host_output(${WORK_DIR}/host/cpp_host)
+
+# 2. pkg-config: talon.pc finds the moved prefix from its own location.
+file(GLOB_RECURSE talon_pc ${prefix}/*/talon.pc)
+get_filename_component(pc_dir ${talon_pc} DIRECTORY)
+set(ENV{PKG_CONFIG_PATH} ${pc_dir})
+run(pkg-config --variable=libdir talon)
+string(STRIP "${output}" libdir)
+run(pkg-config --cflags --libs talon)
+separate_arguments(flags UNIX_COMMAND "${output}")
+run(${CXX} -std=c++17 -o ${WORK_DIR}/cpp_host_pkg_config ${SOURCE_DIR}/examples/cpp_host/main.cpp
+    ${flags} -Wl,-rpath,${libdir})
+check_host_output(${WORK_DIR}/cpp_host_pkg_config)

@@ -1,0 +1,102 @@
+// The same model and options give the same kernel cache entry from the API and from the `talon`
+// command, however the model's path is spelled: a host never recompiles what the command built.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+
+#include <talon/talon.h>
+
+#include "cli/run_cli.h"
+
+namespace api = talon::api;
+
+namespace {
+
+// An empty kernel cache of this test's own (TALON_CACHE_DIR for the `talon` runs meanwhile),
+// removed afterwards.
+class FreshCache {
+ public:
+  explicit FreshCache(const std::string& name)
+      : path_(std::filesystem::temp_directory_path() /
+              ("talon-api-" + name + "-" + std::to_string(::getpid()))) {
+    if (const char* previous = std::getenv("TALON_CACHE_DIR")) previous_ = previous;
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+    ::setenv("TALON_CACHE_DIR", path_.c_str(), 1);
+  }
+  ~FreshCache() {
+    std::filesystem::remove_all(path_);
+    if (previous_)
+      ::setenv("TALON_CACHE_DIR", previous_->c_str(), 1);
+    else
+      ::unsetenv("TALON_CACHE_DIR");
+  }
+  const std::filesystem::path& path() const { return path_; }
+  int libraries() const {
+    int count = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(path_))
+      count += entry.path().extension() == ".so";
+    return count;
+  }
+
+ private:
+  std::filesystem::path path_;
+  std::optional<std::string> previous_;
+};
+
+}  // namespace
+
+TEST_CASE("the API with default options and talon simulate share a cache entry", "[api][cache]") {
+  const FreshCache cache("cache-key");
+  api::Options options;
+  options.cache_directory = cache.path().string();
+  api::Result<api::Simulator> sim =
+      api::Simulator::load(std::string(TALON_MODELS_DIR) + "/sphere_drop.xml", options);
+  INFO(sim.error().message);
+  REQUIRE(sim.ok());
+  CHECK_FALSE(sim->from_cache());
+  CHECK(std::filesystem::exists(cache.path() / ("talon-" + sim->cache_key() + ".so")));
+
+  // The same file by another path: the command finds the API's library.
+  const CliResult run = run_talon("simulate " + std::string(TALON_MODELS_DIR) +
+                                  "/../models/./sphere_drop.xml --steps 1 --json");
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  CHECK(run.out.find("\"kernel_cache_hit\":true") != std::string::npos);
+  CHECK(cache.libraries() == 1);
+}
+
+TEST_CASE("the API with gradients and talon gradient share a cache entry", "[api][cache]") {
+  const FreshCache cache("gradient-cache-key");
+  // A pushed cart: the smallest model with a control, which `talon gradient` needs.
+  std::ofstream(cache.path() / "cart.xml") << R"(<mujoco model="cart">
+  <worldbody>
+    <body name="cart">
+      <joint name="slide" type="slide" axis="1 0 0"/>
+      <geom type="box" size="0.1 0.1 0.1" mass="1" contype="0" conaffinity="0"/>
+    </body>
+  </worldbody>
+  <actuator><motor name="push" joint="slide"/></actuator>
+</mujoco>)";
+  std::ofstream(cache.path() / "push.csv") << "push\n1\n";
+  api::Options options;
+  options.cache_directory = cache.path().string();
+  options.gradients = true;
+  api::Result<api::Simulator> sim =
+      api::Simulator::load((cache.path() / "cart.xml").string(), options);
+  INFO(sim.error().message);
+  REQUIRE(sim.ok());
+  REQUIRE(cache.libraries() == 1);
+
+  const std::string dir = cache.path().string();
+  const CliResult run = run_talon("gradient " + dir + "/cart.xml --ctrl " + dir +
+                                  "/push.csv --steps 2 --loss final-pos:cart:x --json");
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  CHECK(cache.libraries() == 1);  // the command compiled nothing new
+}
