@@ -59,14 +59,14 @@ TEST_CASE("gradients: a box sliding the whole rollout, and sliding then sticking
     const testing::Comparison c = testing::compare_gradients(sim, r, inputs);
     CHECK(c.adjoint[0] == Approx(0.3).epsilon(1e-6));
     CHECK(c.adjoint[1] == Approx(-kG * 0.01 * 6).epsilon(2 * kappa));
-    CHECK(c.max_relative_error(1e-3) < 1e-3);
+    CHECK(c.max_relative_error(1e-3) < 1e-6);  // measured: 6.4e-11
   }
   SECTION("sliding for 4 steps, then sticking for 6: only the sliding steps count") {
     r.steps = 10;  // v = 2 − 0.4905 k stops during step 5
     const testing::Comparison c = testing::compare_gradients(sim, r, inputs);
     CHECK(c.adjoint[0] == Approx(0.4).epsilon(1e-6));
     CHECK(c.adjoint[1] == Approx(-kG * 0.01 * 10).epsilon(1e-6));
-    CHECK(c.max_relative_error(1e-3) < 1e-3);
+    CHECK(c.max_relative_error(1e-3) < 1e-6);  // measured: 7.7e-11
   }
 }
 
