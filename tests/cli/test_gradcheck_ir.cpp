@@ -6,6 +6,7 @@
 #include <string>
 
 #include "run_cli.h"
+#include "skip.h"
 
 namespace {
 
@@ -20,8 +21,13 @@ void check_gradcheck_passes(const std::string& model_args) {
   CHECK(r.status == 0);
   CHECK(r.out.find("\"passed\":true") != std::string::npos);
   CHECK(json_number(r.out, "max_rel_error") <= 1e-6);
-  CHECK(json_number(r.out, "compared") > 0);
-  CHECK(json_number(r.out, "skipped") >= 0);  // reported, with the entries it did compare
+  // Entries at a kink are skipped, not compared: they must stay rare, or the bar would hold
+  // over a fraction of the Jacobian only. Measured: none on the shipped models, 4 of 10 617 on
+  // MuJoCo's humanoid (the first counts of the JSON).
+  const double compared = json_number(r.out, "compared");
+  CHECK(compared > 0);
+  REQUIRE(r.out.find("\"skipped\":") != std::string::npos);
+  CHECK(json_number(r.out, "skipped") <= 1e-3 * compared);
 }
 
 }  // namespace
@@ -37,10 +43,7 @@ TEST_CASE("gradcheck: every shipped model passes the 1e-6 bar") {
 }
 
 TEST_CASE("gradcheck: MuJoCo's humanoid passes the 1e-6 bar") {
-  if (!std::ifstream(kHumanoid)) {
-    WARN("MuJoCo's model files are not installed: skipped");
-    return;
-  }
+  TALON_SKIP_IF_MISSING(kHumanoid, "libmujoco-samples");
   check_gradcheck_passes(kHumanoid);
 }
 

@@ -2,11 +2,7 @@
 // reference interpreter (1e-15 relative in double, 1e-5 in float).
 #include <catch2/catch.hpp>
 
-#include <sys/resource.h>
-
-#include <chrono>
 #include <cmath>
-#include <ctime>
 
 #include "codegen/c_compiler.h"
 #include "codegen/c_renderer.h"
@@ -209,26 +205,9 @@ TEST_CASE("C library replaces an existing file atomically", "[codegen][c]") {
                       std::filesystem::directory_iterator()) == 1);
 }
 
-namespace {
-
-// CPU seconds used by finished child processes (the C compiler): unlike wall time, this does
-// not grow when other jobs share the machine.
-double children_cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_CHILDREN, &usage);
-  auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec * 1e-6; };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
-
-double process_cpu_seconds() {
-  return static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
-}
-
-}  // namespace
-
-// Very large functions use the work array, whose chunking keeps the C compiler's time linear
-// (about 45 s of CPU at -O2 for 10^5 instructions on the 2-core machine this was written on).
-TEST_CASE("A 100000-instruction function renders and compiles in reasonable time",
+// Very large functions use the work array, whose chunking keeps the C compiler's time linear.
+// How long rendering and compiling take is bench/bench_codegen's to measure, not a test's.
+TEST_CASE("A 100000-instruction function renders, compiles and matches the interpreter",
           "[codegen][c][large]") {
   FunctionSet set;
   RandomFunctionOptions random;
@@ -236,29 +215,16 @@ TEST_CASE("A 100000-instruction function renders and compiles in reasonable time
   random.num_outputs = 16;
   random.seed = 7;
   const ir::Function f = random_function(*set.graph, "large", random);
-  const std::size_t instructions = ir::schedule(f).instrs.size();
-  CHECK(instructions >= 100000);
+  CHECK(ir::schedule(f).instrs.size() >= 100000);
 
-  const double render_start = process_cpu_seconds();
   Expected<RenderedSource> source =
       render_c(std::span(&f, 1), exported(ir::CPrecision::Double, CStorage::WorkArray));
-  const double render_seconds = process_cpu_seconds() - render_start;
   REQUIRE(source.ok());
-  CHECK(render_seconds < 10.0);
-
   TemporaryDirectory scratch = scratch_directory();
-  const double compile_start = children_cpu_seconds();
-  const auto wall_start = std::chrono::steady_clock::now();
   Expected<std::filesystem::path> built =
       compile_shared_library(source->code, scratch.path() / "large.so");
-  const double compile_seconds = children_cpu_seconds() - compile_start;
-  const double wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   INFO(built.diagnostics().format());
   REQUIRE(built.ok());
-  WARN(instructions << " instructions: rendered in " << render_seconds << " s, compiled in "
-                    << compile_seconds << " s of CPU (" << wall_seconds << " s wall)");
-  CHECK(compile_seconds < 180.0);
 
   Expected<SharedLibrary> library = SharedLibrary::open(*built);
   REQUIRE(library.ok());

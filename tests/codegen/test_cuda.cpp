@@ -7,6 +7,7 @@
 #include "codegen/codegen_fixtures.h"
 #include "codegen/cuda_renderer.h"
 #include "codegen/nvrtc_compiler.h"
+#include "skip.h"
 
 using namespace talon;
 using namespace talon::codegen;
@@ -144,7 +145,7 @@ TEST_CASE("NVRTC reports its version and architectures", "[codegen][cuda]") {
 #else
 
 TEST_CASE("NVRTC tests (skipped: built without the CUDA toolkit)", "[codegen][cuda]") {
-  WARN("skipped: Talon was built without the CUDA toolkit, so there is no NVRTC to test");
+  TALON_SKIP("Talon was built without the CUDA toolkit, so there is no NVRTC to test");
 }
 
 #endif

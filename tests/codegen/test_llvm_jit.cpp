@@ -2,7 +2,6 @@
 // diagnostics.
 #include <catch2/catch.hpp>
 
-#include <chrono>
 #include <cmath>
 
 #include "codegen/codegen_fixtures.h"
@@ -148,20 +147,16 @@ TEST_CASE("LLVM JIT handles degenerate functions", "[codegen][llvm]") {
   CHECK(out[1] == 4.25);
 }
 
+// How long the JIT takes is bench/bench_codegen's to measure, not a test's.
 TEST_CASE("LLVM JIT compiles a 20000-instruction function", "[codegen][llvm][large]") {
-  using Clock = std::chrono::steady_clock;
   FunctionSet set;
   RandomFunctionOptions random;
   random.num_ops = 20000;
   random.num_outputs = 16;
   random.seed = 11;
   const ir::Function f = random_function(*set.graph, "large", random);
-  const auto start = Clock::now();
   Expected<JitFunction> function = jit_compile(f);
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   REQUIRE(function.ok());
-  WARN(ir::schedule(f).instrs.size() << " instructions JIT-compiled in " << seconds << " s");
-  CHECK(seconds < 120.0);
   std::mt19937 rng(4);
   const std::vector<double> inputs = random_inputs(f.inputs.size(), rng);
   CHECK(first_mismatch(call(*function, inputs), ir::evaluate(f, inputs), 1e-15) == "");

@@ -6,8 +6,8 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <iostream>
 #include <functional>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -57,6 +57,12 @@ inline Comparison compare_gradients(const Simulator& sim, const Rollout& r,
       std::cerr << c->labels[i] << ": adjoint " << c->adjoint[i] << ", difference "
                 << c->difference[i] << '\n';
   }
+  // What the tests' tolerances were set from.
+  if (verbose)
+    std::cerr << "max relative error " << c->max_relative_error()
+              << " (floor 1e-2: " << c->max_relative_error(1e-2)
+              << ", 1e-3: " << c->max_relative_error(1e-3) << "), 1 - cosine " << 1 - c->cosine()
+              << '\n';
   return std::move(*c);
 }
 

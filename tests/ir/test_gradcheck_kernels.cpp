@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "frontend/load.h"
+#include "skip.h"
 #include "test_lower_support.h"
 
 using namespace talon;
@@ -98,10 +99,7 @@ TEST_CASE("gradcheck: kernels of the shipped models") {
 
 TEST_CASE("gradcheck: kernels of MuJoCo's humanoid (multi-hinge bodies, capsule contacts)") {
   const std::string path = "/usr/share/mujoco/model/humanoid/humanoid.xml";
-  if (!std::ifstream(path)) {
-    WARN("MuJoCo's model files are not installed: skipped");
-    return;
-  }
+  TALON_SKIP_IF_MISSING(path, "libmujoco-samples");
   check_kernels(load_and_lower(path), 1, 5, 24);
 }
 

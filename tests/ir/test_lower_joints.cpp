@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "frontend/load.h"
+#include "skip.h"
 
 #include "test_lower_support.h"
 
@@ -352,10 +353,7 @@ TEST_CASE("lowering: hinges in rotated frames on a moving parent measure relativ
 
 TEST_CASE("lowering: MuJoCo's humanoid satisfies every joint row at its reference pose") {
   const char* path = "/usr/share/mujoco/model/humanoid/humanoid.xml";
-  if (!std::ifstream(path)) {
-    WARN("MuJoCo's model files are not installed: skipped");
-    return;
-  }
+  TALON_SKIP_IF_MISSING(path, "libmujoco-samples");
   Expected<Model> model = load_model(path);
   REQUIRE(model.ok());
   const ir::ResidualProgram prog = lower(*model);

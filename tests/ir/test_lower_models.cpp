@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "frontend/load.h"
+#include "skip.h"
 #include "test_lower_support.h"
 
 using namespace talon;
@@ -93,14 +94,10 @@ TEST_CASE("lowering: kernel statistics count the DAG, the expanded tree and inst
   CHECK(stats.kernels[0].tree_nodes > 10.0 * static_cast<double>(stats.kernels[0].dag_nodes));
   CHECK(stats.blocks.size() == 6);
   CHECK(stats.contact_pairs == 1);
-  CHECK(stats.build_seconds > 0);
 }
 
 TEST_CASE("lowering: MuJoCo's humanoid lowers with its multi-hinge bodies") {
-  if (!std::ifstream(kHumanoid)) {
-    WARN("MuJoCo's model files are not installed: skipped");
-    return;
-  }
+  TALON_SKIP_IF_MISSING(kHumanoid, "libmujoco-samples");
   Expected<ir::ResidualProgram> prog = load_and_lower(kHumanoid, false, {.kernel_stats = true});
   INFO(prog.diagnostics().format());
   REQUIRE(prog.ok());
@@ -120,11 +117,11 @@ TEST_CASE("lowering: MuJoCo's humanoid lowers with its multi-hinge bodies") {
   CHECK(floor_slots > 0);
 }
 
-TEST_CASE("lowering: 22 humanoids lower in time linear in the model", "[.slow]") {
-  if (!std::ifstream(kHumanoids22)) {
-    WARN("MuJoCo's model files are not installed: skipped");
-    return;
-  }
+// The IR grows linearly with the model (22 humanoids: 22x the bodies, under 30x the graph).
+// Its time is bench_lowering's to measure (bench/RESULTS.md). No longer hidden ([.slow]):
+// 3.6 s of CPU and 0.7 GB here (RelWithDebInfo), affordable in CI even at ASan's ~3x.
+TEST_CASE("lowering: 22 humanoids lower to a graph linear in the model", "[ir][large]") {
+  TALON_SKIP_IF_MISSING(kHumanoids22, "libmujoco-samples");
   Expected<ir::ResidualProgram> one = load_and_lower(kHumanoid);
   Expected<ir::ResidualProgram> many = load_and_lower(kHumanoids22);
   INFO(many.diagnostics().format());

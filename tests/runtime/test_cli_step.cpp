@@ -7,6 +7,7 @@
 
 #include "cli/run_cli.h"
 #include "codegen/temp_dir.h"
+#include "ir/lower/lower.h"
 #include "runtime/control_table.h"
 #include "runtime/runtime_fixtures.h"
 
@@ -56,10 +57,15 @@ TEST_CASE("talon simulate reports the run as JSON", "[runtime][cli]") {
   CHECK(json_number(r.out, "steps") == 20);
   CHECK(json_number(r.out, "worlds") == 1);
   CHECK(json_number(r.out, "nan_worlds") == 0);
-  CHECK(json_number(r.out, "max_penetration") >= 0);
-  CHECK(json_number(r.out, "max_penetration") < 1e-4);
+  // The compliant normal rows sink each contact by κ_n h² w F (docs/design.md): a corner of
+  // the 1 kg, 0.2 m cube has w = 1/m + 3/m, and while the box slides (μ = 0.5) the friction's
+  // moment loads each front corner with F = m g (1 + μ) / 4, so the deepest corner sinks
+  // κ_n h² g (1 + μ) = 3.68 µm at h = 0.05. Measured: 3.707 µm.
+  const double friction = 0.5, h = 0.05;
+  const double sliding_sink = ir::LowerOptions{}.contact_compliance * h * h * 9.81 * (1 + friction);
+  CHECK(json_number(r.out, "max_penetration") == Approx(sliding_sink).epsilon(0.02));
   CHECK(json_number(r.out, "final_residual") < 1e-6);
-  CHECK(json_number(r.out, "wall_seconds") > 0);
+  CHECK(r.out.find("\"wall_seconds\":") != std::string::npos);  // reported; its value is bench's
   // Sliding steps take a few Newton updates; once the box rests the warm start is the root.
   CHECK(json_number(r.out, "mean") > 0);
   CHECK(json_number(r.out, "mean") <= 8);
