@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/output_checks.h"
 #include "codegen/c_compiler.h"
 #include "codegen/model_unit.h"
 #include "codegen/symbols.h"
@@ -56,6 +57,9 @@ std::string pkg_config(const std::string& name, const std::filesystem::path& dir
 int compile(const CompileArgs& args) {
   Expected<Model> model = load_for_cli(args.model, false);
   if (!model) return 1;
+  const Expected<int> writable = check_writable_directory(args.out_dir);
+  print_diagnostics(writable.diagnostics(), false);
+  if (!writable) return 1;
   const std::string name = args.name.empty() ? default_name(model->name) : args.name;
   const ir::LowerOptions lower = default_lower_options();  // as `talon simulate` steps it
   Expected<ir::ResidualProgram> program = ir::lower_model(*model, lower);

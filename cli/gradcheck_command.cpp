@@ -13,6 +13,7 @@
 #include <random>
 
 #include "cli/commands.h"
+#include "cli/usage.h"
 #include "cli/world_setup.h"
 #include "common/json.h"
 #include "ir/lower/gradcheck.h"
@@ -211,26 +212,28 @@ void add_gradcheck_command(CLI::App& app, int& exit_code) {
       ->add_option("--max-columns", args->max_columns,
                    "Columns differenced per kernel and state (<= 0: all)")
       ->capture_default_str();
-  command->add_option("--tolerance", args->tolerance,
-                      "Largest accepted relative error (default 1e-6 for --kernels, 1e-2 for "
-                      "--steps)");
+  command
+      ->add_option("--tolerance", args->tolerance,
+                   "Largest accepted relative error (default 1e-6 for --kernels, 1e-2 for "
+                   "--steps)")
+      ->check(positive_number());
   const char* rollout = "Whole rollouts (--steps)";
   command
       ->add_option("--steps", args->steps,
                    "Check the adjoint gradient of an H-step rollout against finite "
                    "differences of the rollout")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->group(rollout);
   command->add_option("--wrt", args->wrt, "controls (every step's), params or initial-state")
       ->check(CLI::IsMember({"controls", "params", "initial-state"}))
       ->capture_default_str()
       ->group(rollout);
-  command->add_option("--dt", args->dt, "Time step h (s); default: the model's timestep")
-      ->group(rollout);
+  add_time_step_option(*command, args->dt)->group(rollout);
   command->add_option("--keyframe", args->keyframe, "Start from this keyframe")->group(rollout);
   command->add_option("--ctrl", args->ctrl_file, "CSV of controls (as for talon simulate)")
       ->group(rollout);
   command->add_option("--epsilon", args->epsilon, "Finite-difference step (relative for params)")
+      ->check(positive_number())
       ->capture_default_str()
       ->group(rollout);
   args->solver.newton_iterations = 32;  // as `talon gradient`: a tightly converged forward

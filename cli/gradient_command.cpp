@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/usage.h"
 #include "cli/world_setup.h"
 #include "common/json.h"
 #include "runtime/control_table.h"
@@ -206,10 +207,6 @@ void print_text(const Simulator& sim, const GradientArgs& args, const Outcome& o
 int gradient(const GradientArgs& args) {
   Expected<Model> model = load_for_cli(args.model, args.json);
   if (!model) return 1;
-  if (args.dt != 0 && !(args.dt > 0 && std::isfinite(args.dt))) {
-    std::cerr << "talon gradient: --dt must be a positive number\n";
-    return 2;
-  }
   Expected<FinalPositionLoss> loss = parse_loss(args.loss, *model);
   print_diagnostics(loss.diagnostics(), false);
   if (!loss) return 2;
@@ -254,8 +251,8 @@ void add_gradient_command(CLI::App& app, int& exit_code) {
       ->required();
   command->add_option("--steps", args->steps, "Number of steps")
       ->required()
-      ->check(CLI::PositiveNumber);
-  command->add_option("--dt", args->dt, "Time step h (s); default: the model's timestep");
+      ->check(positive_number());
+  add_time_step_option(*command, args->dt);
   command->add_option("--keyframe", args->keyframe, "Start from this keyframe (qpos, qvel, ctrl)");
   command
       ->add_option("--loss", args->loss,

@@ -3,6 +3,7 @@
 #include <new>
 
 #include "cli/commands.h"
+#include "cli/usage.h"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -12,6 +13,7 @@ int main(int argc, char** argv) {
       "  talon inspect /usr/share/mujoco/model/humanoid/humanoid.xml --json\n",
       "talon"};
   app.require_subcommand(1);
+  app.failure_message(talon::cli::one_line_usage_error);
   app.set_version_flag("--version", "talon 0.1.0");
   int exit_code = 0;
   talon::cli::add_inspect_command(app, exit_code);

@@ -84,7 +84,7 @@ TEST_CASE("talon simulate --trace-step prints the Newton iterates of one step", 
   CHECK(json.out.find(",\"k\":0,\"merit\":") != std::string::npos);
   CHECK(json.out.find("\"bodies\":[{\"name\":\"box\",\"linear\":") != std::string::npos);
   const CliResult beyond = simulate(run + " --trace-step 4");
-  CHECK(beyond.status == 1);
+  CHECK(beyond.status == 2);  // a usage error, found before compiling
   CHECK(beyond.err.find("--trace-step 4 is beyond the run's 3 steps") != std::string::npos);
 }
 
