@@ -13,6 +13,7 @@
 #include <random>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "cli/usage.h"
 #include "cli/world_setup.h"
 #include "common/json.h"
@@ -113,10 +114,14 @@ int run_rollout(const GradcheckArgs& args) {
     std::copy(start.u.begin(), start.u.end(), w.u_of(i).begin());
     std::copy(start.ctrl.begin(), start.ctrl.end(), w.ctrl_of(i).begin());
   };
-  if (table)
-    setup.controls = [&](int k, runtime::WorldBatch& w) {
+  // Two forward rollouts: the adjoint's (one world), then the differences' (a batch).
+  CountProgress progress("talon gradcheck: rollout step", 2 * args.steps);
+  int steps_done = 0;
+  setup.controls = [&](int k, runtime::WorldBatch& w) {
+    if (table)
       for (int i = 0; i < w.count; ++i) runtime::controls_at(*table, k, w.ctrl_of(i));
-    };
+    progress.update(steps_done++);
+  };
   // A random linear loss of the final state (like the kernel check's random cotangents).
   std::mt19937_64 rng(args.seed);
   std::uniform_real_distribution<double> unit(-1, 1);
@@ -124,6 +129,7 @@ int run_rollout(const GradcheckArgs& args) {
   for (int i = 0; i < sim->nv(); ++i) setup.wu.push_back(unit(rng));
   const std::vector<RolloutInput> inputs = rollout_inputs(*sim, args);
   Expected<RolloutCheck> check = check_rollout_gradients(*sim, setup, inputs);
+  progress.finish();
   print_diagnostics(check.diagnostics(), args.json);
   if (!check) return 1;
   const double tolerance = args.tolerance > 0 ? args.tolerance : 1e-2;
@@ -167,14 +173,16 @@ int run(const GradcheckArgs& args) {
   }
   Expected<Model> model = load_for_cli(args.model, args.json);
   if (!model) return 1;
-  Expected<ir::ResidualProgram> program = ir::lower_model(*model);
+  Expected<ir::ResidualProgram> program = with_elapsed_progress(
+      "talon gradcheck: lowering the model", [&] { return ir::lower_model(*model); });
   for (const Diagnostic& d : program.diagnostics().items())
     if (d.severity == Severity::Error || !args.json) std::cerr << d.format() << '\n';
   if (!program) return 1;
   ir::GradcheckOptions options;
   options.max_columns = args.max_columns;
-  const ir::GradcheckReport report =
-      ir::gradcheck_kernels(*program, args.samples, args.seed, options);
+  const ir::GradcheckReport report = with_elapsed_progress(
+      "talon gradcheck: checking the kernels",
+      [&] { return ir::gradcheck_kernels(*program, args.samples, args.seed, options); });
   const double tolerance = args.tolerance > 0 ? args.tolerance : 1e-6;
   const bool passed = report.max_rel_error <= tolerance;
   if (args.json) {

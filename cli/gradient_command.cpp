@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "cli/usage.h"
 #include "cli/world_setup.h"
 #include "common/json.h"
@@ -103,10 +104,15 @@ Expected<Outcome> run(const Simulator& sim, const GradientArgs& args,
   const double h = args.dt > 0 ? args.dt : sim.model().timestep;
   Outcome out;
   auto start = std::chrono::steady_clock::now();
+  CountProgress forward("talon gradient: forward step", args.steps);
   const RolloutTape tape = sim.record_rollout(
       worlds, h, args.steps,
-      [&](int k, runtime::WorldBatch& w) { runtime::controls_at(controls, k, w.ctrl_of(0)); },
+      [&](int k, runtime::WorldBatch& w) {
+        runtime::controls_at(controls, k, w.ctrl_of(0));
+        forward.update(k);
+      },
       args.checkpoint_every);
+  forward.finish();
   out.forward_seconds = seconds_since(start);
   if (tape.status[0] & runtime::kWorldFailed)
     return Diagnostics::single_error(
@@ -116,11 +122,14 @@ Expected<Outcome> run(const Simulator& sim, const GradientArgs& args,
   out.loss = loss.value(worlds.q_of(0));
   out.tape_bytes = tape.bytes_per_world();
   start = std::chrono::steady_clock::now();
+  CountProgress backward("talon gradient: backward step", args.steps);
   Expected<RolloutGradient> gradient =
       sim.rollout_backward(tape, [&](int k, int, std::span<const double> q, std::span<const double>,
                                      std::span<double> dq, std::span<double>) {
         if (k == args.steps) loss.add_gradient(q, dq);
+        backward.update(args.steps - k);
       });
+  backward.finish();
   out.backward_seconds = seconds_since(start);
   if (!gradient) return gradient.diagnostics();
   if (gradient->code[0] != 0)

@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/newton_trace_report.h"
 #include "cli/output_checks.h"
+#include "cli/progress.h"
 #include "cli/usage.h"
 #include "cli/world_setup.h"
 #include "common/json.h"
@@ -67,30 +68,6 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// "\rstep k/N" on stderr, at most twice a second, once the run has taken a second.
-class Progress {
- public:
-  explicit Progress(int total) : total_(total), start_(Clock::now()), last_(start_) {}
-  void update(int done) {
-    const auto now = Clock::now();
-    if (std::chrono::duration<double>(now - start_).count() < 1.0 ||
-        std::chrono::duration<double>(now - last_).count() < 0.5)
-      return;
-    last_ = now;
-    shown_ = true;
-    std::cerr << "\rtalon simulate: step " << done << "/" << total_ << " ("
-              << (100 * done) / std::max(total_, 1) << "%)" << std::flush;
-  }
-  void finish() {
-    if (shown_) std::cerr << "\rtalon simulate: step " << total_ << "/" << total_ << " (100%)\n";
-  }
-
- private:
-  int total_;
-  Clock::time_point start_, last_;
-  bool shown_ = false;
-};
-
 std::string csv_header(const Simulator& sim) {
   std::string header = "step,time";
   for (const std::string& body : sim.model().sim_name)
@@ -139,7 +116,7 @@ Expected<RunReport> run(const Simulator& sim, const SimulateArgs& args, runtime:
     if (!*csv) return Diagnostics::single_error("cannot write " + args.out_file);
     *csv << std::setprecision(17) << csv_header(sim);
   }
-  Progress progress(report.steps);
+  CountProgress progress("talon simulate: step", report.steps);
   report.joints =
       runtime::joint_from_maximal(sim.model(), {worlds.q.begin(), worlds.q.begin() + worlds.nq},
                                   {worlds.u.begin(), worlds.u.begin() + worlds.nv});

@@ -101,3 +101,29 @@ TEST_CASE("--out and -o that cannot be written fail before compiling") {
         std::string::npos);
   CHECK(slurp(file.string()) == "x");
 }
+
+TEST_CASE("progress lines go to a terminal only") {
+  const std::string run = "simulate " + kModels + "/sliding_box.xml --steps 1 --json";
+  const char* const kCompileProgress = "talon: compiling the model...";
+  {
+    const IsolatedCache cache;  // a fresh cache: the model is compiled
+    const CliResult piped = run_talon(run);
+    INFO(piped.err);
+    REQUIRE(piped.status == 0);
+    CHECK(piped.err.find('\r') == std::string::npos);
+    CHECK(piped.err.find(kCompileProgress) == std::string::npos);
+    CHECK(json_number(piped.out, "build_seconds") > 0);
+  }
+  if (std::system("command -v script >/dev/null 2>&1") != 0) return;  // no pty to test with
+  const IsolatedCache cache;
+  const std::string output = (cache.dir / "tty.txt").string();
+  // script(1) runs the command on a pseudo-terminal and copies what it printed.
+  const std::string command =
+      "script -qec '" + std::string(TALON_CLI_PATH) + " " + run + "' /dev/null >" + output;
+  REQUIRE(std::system(command.c_str()) == 0);
+  const std::string tty = slurp(output);
+  INFO(tty);
+  // The line appears once a compile has taken a second; a faster machine shows none.
+  if (json_number(tty, "build_seconds") > 1.5)
+    CHECK(tty.find(kCompileProgress) != std::string::npos);
+}
