@@ -60,7 +60,7 @@ TEST_CASE("a run too long to count is a usage error") {
   CHECK(cache.libraries() == 0);
 }
 
-TEST_CASE("--ctrl given a model file is one error, before compiling") {
+TEST_CASE("a model file given to --ctrl is one error, before compiling") {
   const IsolatedCache cache;
   const std::string model = kModels + "/three_wheeler_scene.xml";
   for (const std::string command : {"simulate", "gradient", "gradcheck"}) {
@@ -76,7 +76,7 @@ TEST_CASE("--ctrl given a model file is one error, before compiling") {
   CHECK(cache.libraries() == 0);
 }
 
-TEST_CASE("--out and -o that cannot be written fail before compiling") {
+TEST_CASE("an unwritable --out or -o fails before compiling") {
   const IsolatedCache cache;
   const std::string model = kModels + "/sliding_box.xml";
   const CliResult missing_dir = run_talon("simulate " + model + " --steps 2 --out " +
