@@ -43,5 +43,6 @@ void add_simulate_command(CLI::App& app, int& exit_code);
 void add_compile_command(CLI::App& app, int& exit_code);
 void add_gradcheck_command(CLI::App& app, int& exit_code);
 void add_gradient_command(CLI::App& app, int& exit_code);
+void add_cache_command(CLI::App& app, int& exit_code);
 
 }  // namespace talon::cli

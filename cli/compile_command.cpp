@@ -8,6 +8,8 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/output_checks.h"
+#include "cli/progress.h"
 #include "codegen/c_compiler.h"
 #include "codegen/model_unit.h"
 #include "codegen/symbols.h"
@@ -56,16 +58,22 @@ std::string pkg_config(const std::string& name, const Model& model) {
 int compile(const CompileArgs& args) {
   Expected<Model> model = load_for_cli(args.model, false);
   if (!model) return 1;
+  const Expected<int> writable = check_writable_directory(args.out_dir);
+  print_diagnostics(writable.diagnostics(), false);
+  if (!writable) return 1;
   const std::string name = args.name.empty() ? default_name(model->name) : args.name;
   const ir::LowerOptions lower = default_lower_options();  // as `talon simulate` steps it
-  Expected<ir::ResidualProgram> program = ir::lower_model(*model, lower);
+  Expected<ir::ResidualProgram> program = with_elapsed_progress(
+      "talon compile: lowering the model", [&] { return ir::lower_model(*model, lower); });
   for (const Diagnostic& d : program.diagnostics().items()) std::cerr << d.format() << '\n';
   if (!program) return 1;
   codegen::ModelUnitOptions options;
   options.name = name;
   options.precision = args.precision == "f32" ? ir::CPrecision::Float : ir::CPrecision::Double;
   options.solver = args.solver;
-  Expected<codegen::ModelUnit> unit = codegen::generate_model_unit(*model, *program, options);
+  Expected<codegen::ModelUnit> unit = with_elapsed_progress("talon compile: generating C", [&] {
+    return codegen::generate_model_unit(*model, *program, options);
+  });
   for (const Diagnostic& d : unit.diagnostics().items()) std::cerr << d.format() << '\n';
   if (!unit) return 1;
 
@@ -85,7 +93,9 @@ int compile(const CompileArgs& args) {
     return 1;
   }
   const std::filesystem::path library = dir / ("lib" + name + ".so");
-  Expected<std::filesystem::path> built = codegen::compile_shared_library(unit->source, library);
+  Expected<std::filesystem::path> built =
+      with_elapsed_progress("talon compile: compiling " + library.filename().string(),
+                            [&] { return codegen::compile_shared_library(unit->source, library); });
   for (const Diagnostic& d : built.diagnostics().items()) std::cerr << d.format() << '\n';
   if (!built) return 1;
   std::cout << "wrote " << header.string() << "\n      " << source.string() << "\n      "

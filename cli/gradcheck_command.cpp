@@ -13,6 +13,8 @@
 #include <random>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
+#include "cli/usage.h"
 #include "cli/world_setup.h"
 #include "common/json.h"
 #include "ir/lower/gradcheck.h"
@@ -112,10 +114,14 @@ int run_rollout(const GradcheckArgs& args) {
     std::copy(start.u.begin(), start.u.end(), w.u_of(i).begin());
     std::copy(start.ctrl.begin(), start.ctrl.end(), w.ctrl_of(i).begin());
   };
-  if (table)
-    setup.controls = [&](int k, runtime::WorldBatch& w) {
+  // Two forward rollouts: the adjoint's (one world), then the differences' (a batch).
+  CountProgress progress("talon gradcheck: rollout step", 2 * args.steps);
+  int steps_done = 0;
+  setup.controls = [&](int k, runtime::WorldBatch& w) {
+    if (table)
       for (int i = 0; i < w.count; ++i) runtime::controls_at(*table, k, w.ctrl_of(i));
-    };
+    progress.update(steps_done++);
+  };
   // A random linear loss of the final state (like the kernel check's random cotangents).
   std::mt19937_64 rng(args.seed);
   std::uniform_real_distribution<double> unit(-1, 1);
@@ -123,6 +129,7 @@ int run_rollout(const GradcheckArgs& args) {
   for (int i = 0; i < sim->nv(); ++i) setup.wu.push_back(unit(rng));
   const std::vector<RolloutInput> inputs = rollout_inputs(*sim, args);
   Expected<RolloutCheck> check = check_rollout_gradients(*sim, setup, inputs);
+  progress.finish();
   print_diagnostics(check.diagnostics(), args.json);
   if (!check) return 1;
   const double tolerance = args.tolerance > 0 ? args.tolerance : 1e-2;
@@ -166,14 +173,16 @@ int run(const GradcheckArgs& args) {
   }
   Expected<Model> model = load_for_cli(args.model, args.json);
   if (!model) return 1;
-  Expected<ir::ResidualProgram> program = ir::lower_model(*model);
+  Expected<ir::ResidualProgram> program = with_elapsed_progress(
+      "talon gradcheck: lowering the model", [&] { return ir::lower_model(*model); });
   for (const Diagnostic& d : program.diagnostics().items())
     if (d.severity == Severity::Error || !args.json) std::cerr << d.format() << '\n';
   if (!program) return 1;
   ir::GradcheckOptions options;
   options.max_columns = args.max_columns;
-  const ir::GradcheckReport report =
-      ir::gradcheck_kernels(*program, args.samples, args.seed, options);
+  const ir::GradcheckReport report = with_elapsed_progress(
+      "talon gradcheck: checking the kernels",
+      [&] { return ir::gradcheck_kernels(*program, args.samples, args.seed, options); });
   const double tolerance = args.tolerance > 0 ? args.tolerance : 1e-6;
   const bool passed = report.max_rel_error <= tolerance;
   if (args.json) {
@@ -211,26 +220,28 @@ void add_gradcheck_command(CLI::App& app, int& exit_code) {
       ->add_option("--max-columns", args->max_columns,
                    "Columns differenced per kernel and state (<= 0: all)")
       ->capture_default_str();
-  command->add_option("--tolerance", args->tolerance,
-                      "Largest accepted relative error (default 1e-6 for --kernels, 1e-2 for "
-                      "--steps)");
+  command
+      ->add_option("--tolerance", args->tolerance,
+                   "Largest accepted relative error (default 1e-6 for --kernels, 1e-2 for "
+                   "--steps)")
+      ->check(positive_number());
   const char* rollout = "Whole rollouts (--steps)";
   command
       ->add_option("--steps", args->steps,
                    "Check the adjoint gradient of an H-step rollout against finite "
                    "differences of the rollout")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->group(rollout);
   command->add_option("--wrt", args->wrt, "controls (every step's), params or initial-state")
       ->check(CLI::IsMember({"controls", "params", "initial-state"}))
       ->capture_default_str()
       ->group(rollout);
-  command->add_option("--dt", args->dt, "Time step h (s); default: the model's timestep")
-      ->group(rollout);
+  add_time_step_option(*command, args->dt)->group(rollout);
   command->add_option("--keyframe", args->keyframe, "Start from this keyframe")->group(rollout);
   command->add_option("--ctrl", args->ctrl_file, "CSV of controls (as for talon simulate)")
       ->group(rollout);
   command->add_option("--epsilon", args->epsilon, "Finite-difference step (relative for params)")
+      ->check(positive_number())
       ->capture_default_str()
       ->group(rollout);
   args->solver = gradient_solver_options();  // as `talon gradient`: a tightly converged forward

@@ -10,6 +10,8 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
+#include "cli/usage.h"
 #include "cli/world_setup.h"
 #include "common/json.h"
 #include "runtime/control_table.h"
@@ -102,10 +104,15 @@ Expected<Outcome> run(const Simulator& sim, const GradientArgs& args,
   const double h = args.dt > 0 ? args.dt : sim.model().timestep;
   Outcome out;
   auto start = std::chrono::steady_clock::now();
+  CountProgress forward("talon gradient: forward step", args.steps);
   const RolloutTape tape = sim.record_rollout(
       worlds, h, args.steps,
-      [&](int k, runtime::WorldBatch& w) { runtime::controls_at(controls, k, w.ctrl_of(0)); },
+      [&](int k, runtime::WorldBatch& w) {
+        runtime::controls_at(controls, k, w.ctrl_of(0));
+        forward.update(k);
+      },
       args.checkpoint_every);
+  forward.finish();
   out.forward_seconds = seconds_since(start);
   if (tape.status[0] & runtime::kWorldFailed)
     return Diagnostics::single_error(
@@ -115,11 +122,14 @@ Expected<Outcome> run(const Simulator& sim, const GradientArgs& args,
   out.loss = loss.value(worlds.q_of(0));
   out.tape_bytes = tape.bytes_per_world();
   start = std::chrono::steady_clock::now();
+  CountProgress backward("talon gradient: backward step", args.steps);
   Expected<RolloutGradient> gradient =
       sim.rollout_backward(tape, [&](int k, int, std::span<const double> q, std::span<const double>,
                                      std::span<double> dq, std::span<double>) {
         if (k == args.steps) loss.add_gradient(q, dq);
+        backward.update(args.steps - k);
       });
+  backward.finish();
   out.backward_seconds = seconds_since(start);
   if (!gradient) return gradient.diagnostics();
   if (gradient->code[0] != 0)
@@ -206,10 +216,6 @@ void print_text(const Simulator& sim, const GradientArgs& args, const Outcome& o
 int gradient(const GradientArgs& args) {
   Expected<Model> model = load_for_cli(args.model, args.json);
   if (!model) return 1;
-  if (args.dt != 0 && !(args.dt > 0 && std::isfinite(args.dt))) {
-    std::cerr << "talon gradient: --dt must be a positive number\n";
-    return 2;
-  }
   Expected<FinalPositionLoss> loss = parse_loss(args.loss, *model);
   print_diagnostics(loss.diagnostics(), false);
   if (!loss) return 2;
@@ -252,8 +258,8 @@ void add_gradient_command(CLI::App& app, int& exit_code) {
       ->required();
   command->add_option("--steps", args->steps, "Number of steps")
       ->required()
-      ->check(CLI::PositiveNumber);
-  command->add_option("--dt", args->dt, "Time step h (s); default: the model's timestep");
+      ->check(positive_number());
+  add_time_step_option(*command, args->dt);
   command->add_option("--keyframe", args->keyframe, "Start from this keyframe (qpos, qvel, ctrl)");
   command
       ->add_option("--loss", args->loss,

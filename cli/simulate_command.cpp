@@ -9,9 +9,13 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/newton_trace_report.h"
+#include "cli/output_checks.h"
+#include "cli/progress.h"
+#include "cli/usage.h"
 #include "cli/world_setup.h"
 #include "common/json.h"
 #include "runtime/control_table.h"
@@ -51,33 +55,18 @@ struct RunReport {
 
 using Clock = std::chrono::steady_clock;
 
+// Steps a run may count (an int, with room to spare).
+constexpr int kMaxSteps = 1'000'000'000;
+
+std::string format_number(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
-
-// "\rstep k/N" on stderr, at most twice a second, once the run has taken a second.
-class Progress {
- public:
-  explicit Progress(int total) : total_(total), start_(Clock::now()), last_(start_) {}
-  void update(int done) {
-    const auto now = Clock::now();
-    if (std::chrono::duration<double>(now - start_).count() < 1.0 ||
-        std::chrono::duration<double>(now - last_).count() < 0.5)
-      return;
-    last_ = now;
-    shown_ = true;
-    std::cerr << "\rtalon simulate: step " << done << "/" << total_ << " ("
-              << (100 * done) / std::max(total_, 1) << "%)" << std::flush;
-  }
-  void finish() {
-    if (shown_) std::cerr << "\rtalon simulate: step " << total_ << "/" << total_ << " (100%)\n";
-  }
-
- private:
-  int total_;
-  Clock::time_point start_, last_;
-  bool shown_ = false;
-};
 
 std::string csv_header(const Simulator& sim) {
   std::string header = "step,time";
@@ -119,20 +108,15 @@ void record_step(const runtime::WorldBatch& worlds, const std::vector<double>& g
 Expected<RunReport> run(const Simulator& sim, const SimulateArgs& args, runtime::WorldBatch& worlds,
                         const runtime::ControlTable* controls) {
   RunReport report;
-  report.dt = args.dt > 0 ? args.dt : sim.model().timestep;
-  report.steps =
-      args.steps >= 0 ? args.steps : static_cast<int>(std::llround(args.time / report.dt));
-  if (args.trace_step > report.steps)
-    return Diagnostics::single_error("--trace-step " + std::to_string(args.trace_step) +
-                                     " is beyond the run's " + std::to_string(report.steps) +
-                                     " steps");
+  report.dt = args.dt;
+  report.steps = args.steps;
   std::unique_ptr<std::ofstream> csv;
   if (!args.out_file.empty()) {
     csv = std::make_unique<std::ofstream>(args.out_file);
     if (!*csv) return Diagnostics::single_error("cannot write " + args.out_file);
     *csv << std::setprecision(17) << csv_header(sim);
   }
-  Progress progress(report.steps);
+  CountProgress progress("talon simulate: step", report.steps);
   report.joints =
       runtime::joint_from_maximal(sim.model(), {worlds.q.begin(), worlds.q.begin() + worlds.nq},
                                   {worlds.u.begin(), worlds.u.begin() + worlds.nv});
@@ -274,12 +258,38 @@ void print_text(const Simulator& sim, runtime::WorldBatch& worlds, const RunRepo
   if (r.trace) print_newton_trace(std::cout, sim, *r.trace, r.trace_step);
 }
 
-int simulate(const SimulateArgs& args) {
-  Expected<Model> model = load_for_cli(args.model, args.json);
+// `args` with its step (--dt or the model's) and number of steps (--steps or --time / dt)
+// decided; a usage error for a run too long to count or shorter than --trace-step.
+Expected<SimulateArgs> plan_run(SimulateArgs args, const Model& model) {
+  if (args.dt <= 0) args.dt = model.timestep;
+  if (args.steps < 0) {
+    const double steps = std::round(args.time / args.dt);
+    if (!(steps <= kMaxSteps))
+      return Diagnostics::single_error(
+          "--time " + format_number(args.time) + " is " + format_number(steps) + " steps of " +
+          format_number(args.dt) + " s; at most " + std::to_string(kMaxSteps) + " steps");
+    args.steps = static_cast<int>(steps);
+  }
+  if (args.trace_step > args.steps)
+    return Diagnostics::single_error("--trace-step " + std::to_string(args.trace_step) +
+                                     " is beyond the run's " + std::to_string(args.steps) +
+                                     " steps");
+  return args;
+}
+
+int simulate(const SimulateArgs& parsed) {
+  Expected<Model> model = load_for_cli(parsed.model, parsed.json);
   if (!model) return 1;
-  if (args.worlds < 1 || (args.dt != 0 && !(args.dt > 0 && std::isfinite(args.dt)))) {
-    std::cerr << "talon simulate: --worlds must be >= 1 and --dt a positive number\n";
+  const Expected<SimulateArgs> plan = plan_run(parsed, *model);
+  if (!plan) {
+    std::cerr << "talon simulate: " << plan.diagnostics().format();
     return 2;
+  }
+  const SimulateArgs& args = *plan;
+  if (!args.out_file.empty()) {
+    const Expected<int> writable = check_writable_file(args.out_file);
+    print_diagnostics(writable.diagnostics(), args.json);
+    if (!writable) return 1;
   }
   codegen::SolverOptions solver = args.solver;
   if (args.trace_step > 0) solver.trace_capacity = trace_capacity_for(solver);
@@ -324,13 +334,14 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
   auto* steps = command->add_option("--steps", args->steps, "Number of steps");
   time->excludes(steps);
   steps->excludes(time);
-  time->check(CLI::PositiveNumber);
-  steps->check(CLI::NonNegativeNumber);
-  command->add_option("--dt", args->dt, "Time step h (s); default: the model's timestep");
+  time->check(non_negative_number());
+  steps->check(non_negative_number());
+  add_time_step_option(*command, args->dt);
   command->add_option("--keyframe", args->keyframe, "Start from this keyframe (qpos, qvel, ctrl)");
   command->add_option("--ctrl", args->ctrl_file,
                       "CSV of controls: a header of actuator names, one row per step");
-  command->add_option("--worlds", args->worlds, "Number of identical worlds (default 1)");
+  command->add_option("--worlds", args->worlds, "Number of identical worlds (default 1)")
+      ->check(CLI::Range(1, 1 << 24));
   command->add_option("--out", args->out_file,
                       "CSV trajectory of world 0: body poses (COM, quaternion) and solver "
                       "statistics per step");
@@ -340,7 +351,7 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
                    "Also print every Newton iterate of step N (1 = the first) of world 0: each "
                    "attempt's h, the merit, the residual per block and the bodies whose momentum "
                    "balance fails most (why a step splits into substeps or diverges)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   add_solver_args(*command, args->solver);
   command->callback([args, &exit_code, time, steps] {
     if (time->count() == 0 && steps->count() == 0) {

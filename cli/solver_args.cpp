@@ -1,6 +1,7 @@
 // The Newton/PCR settings `talon simulate` and `talon compile` share (codegen/solver/
 // talon_newton.h); defaults are codegen::SolverOptions'.
 #include "cli/commands.h"
+#include "cli/usage.h"
 
 namespace talon::cli {
 
@@ -27,7 +28,7 @@ void add_solver_args(CLI::App& command, codegen::SolverOptions& solver) {
   command
       .add_option("--convergence-tolerance", solver.convergence_tolerance,
                   "Newton stops once the step's residual is below this (m/s)")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->group(group)
       ->capture_default_str();
   command
@@ -62,7 +63,7 @@ void add_adjoint_args(CLI::App& command, codegen::SolverOptions& solver) {
   command
       .add_option("--adjoint-tolerance", solver.adjoint_tolerance,
                   "Relative residual the backward step's solve stops at")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->group(group)
       ->capture_default_str();
 }

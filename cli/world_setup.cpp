@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "runtime/joint_state.h"
 
 namespace talon::cli {
@@ -25,7 +26,8 @@ std::optional<CliSimulation> create_simulation(Model model, const std::string& c
   }
   SimulatorOptions options;
   options.solver = solver;
-  Expected<Simulator> sim = Simulator::create(std::move(model), options);
+  Expected<Simulator> sim = with_elapsed_progress(
+      "talon: compiling the model", [&] { return Simulator::create(std::move(model), options); });
   print_diagnostics(sim.diagnostics(), quiet_notes);
   if (!sim) return std::nullopt;
   return CliSimulation{std::move(*sim), std::move(controls)};

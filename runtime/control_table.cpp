@@ -32,6 +32,24 @@ bool blank(const std::string& line) {
   return line.find_first_not_of(" \t\r") == std::string::npos;
 }
 
+// A file that is plainly not a CSV of numbers (a model passed by mistake, a binary file)
+// gets one error for the file, not one for every line.
+bool looks_like_markup_or_binary(const std::string& first_line) {
+  const auto start = first_line.find_first_not_of(" \t\r\xEF\xBB\xBF");
+  return (start != std::string::npos && first_line[start] == '<') ||
+         first_line.find('\0') != std::string::npos;
+}
+
+std::string actuator_list(const Model& model) {
+  if (model.act_name.empty()) return "it has none";
+  std::string names = "its actuators:";
+  for (const std::string& name : model.act_name) names += " " + name;
+  return names;
+}
+
+// Rows with errors listed before the rest are only counted.
+constexpr int kMaxReportedRows = 10;
+
 }  // namespace
 
 Expected<ControlTable> parse_control_csv(const std::string& text, const std::string& path,
@@ -42,36 +60,50 @@ Expected<ControlTable> parse_control_csv(const std::string& text, const std::str
   std::string line;
   int line_number = 0;
   bool header = true;
+  int bad_rows = 0;
   while (std::getline(in, line)) {
     ++line_number;
     if (blank(line)) continue;
+    if (header && looks_like_markup_or_binary(line)) {
+      d.error({path, line_number}, "",
+              "not a CSV control file (it looks like XML or binary data): expected a header of "
+              "actuator names, then one row of numbers per step");
+      return d;
+    }
     const std::vector<std::string> fields = split_fields(line);
     if (header) {
       header = false;
       for (const std::string& name : fields) {
         const int a = model.find_actuator(name);
         if (a < 0) {
-          d.error({path, line_number}, "", "no actuator named '" + name + "' in the model");
+          d.error({path, line_number}, "",
+                  "no actuator named '" + name + "' in the model (" + actuator_list(model) + ")");
         } else {
           for (int seen : table.actuator)
             if (seen == a) d.error({path, line_number}, "", "actuator '" + name + "' repeats");
         }
         table.actuator.push_back(a);
       }
+      if (d.has_errors()) return d;  // rows cannot be checked against a broken header
       continue;
     }
-    if (fields.size() != table.actuator.size()) {
-      d.error({path, line_number}, "",
-              std::to_string(fields.size()) + " values, the header names " +
-                  std::to_string(table.actuator.size()) + " actuators");
-      continue;
-    }
+    Diagnostics row_errors;
     std::vector<double> row(fields.size());
-    for (std::size_t c = 0; c < fields.size(); ++c)
-      if (!parse_number(fields[c], row[c]))
-        d.error({path, line_number}, "", "'" + fields[c] + "' is not a finite number");
+    if (fields.size() != table.actuator.size()) {
+      row_errors.error({path, line_number}, "",
+                       std::to_string(fields.size()) + " values, the header names " +
+                           std::to_string(table.actuator.size()) + " actuators");
+    } else {
+      for (std::size_t c = 0; c < fields.size(); ++c)
+        if (!parse_number(fields[c], row[c]))
+          row_errors.error({path, line_number}, "", "'" + fields[c] + "' is not a finite number");
+    }
+    if (row_errors.has_errors() && ++bad_rows <= kMaxReportedRows) d.append(row_errors);
     table.rows.push_back(std::move(row));
   }
+  if (bad_rows > kMaxReportedRows)
+    d.error({path, 0}, "",
+            std::to_string(bad_rows - kMaxReportedRows) + " more rows with errors not shown");
   if (header) d.error({path, 0}, "", "empty control file: a header of actuator names is needed");
   if (d.has_errors()) return d;
   return table;

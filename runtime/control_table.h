@@ -18,7 +18,9 @@ struct ControlTable {
 };
 
 // Errors carry file:line: unknown or repeated actuator names, a row with the wrong number of
-// values, text that is not a finite number, an empty file.
+// values, text that is not a finite number, an empty file. A file that is not CSV at all
+// (XML, binary) is one error; after a bad header no rows are checked; past ten bad rows the
+// rest are counted, not listed.
 Expected<ControlTable> read_control_csv(const std::string& path, const Model& model);
 Expected<ControlTable> parse_control_csv(const std::string& text, const std::string& path,
                                          const Model& model);

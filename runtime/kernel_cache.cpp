@@ -7,6 +7,7 @@
 
 #include "codegen/subprocess.h"
 #include "runtime/content_hash.h"
+#include "runtime/kernel_cache_entries.h"
 
 namespace talon::runtime {
 namespace {
@@ -57,6 +58,27 @@ Expected<CompiledLibrary> compile_privately(std::string_view source,
   CompiledLibrary out{std::move(*library), path, false, seconds_since(start), {}};
   out.private_directory = std::move(*directory);
   return out;
+}
+
+// Brings the cache back under its cap after `built` joined it. A malformed
+// TALON_CACHE_MAX_MB is a note, and the default cap applies.
+Diagnostics enforce_size_cap(const KernelCacheOptions& options,
+                             const std::filesystem::path& directory,
+                             const std::filesystem::path& built) {
+  Diagnostics notes;
+  std::uintmax_t max_bytes = kDefaultCacheMaxMegabytes << 20;
+  if (options.max_bytes) {
+    max_bytes = *options.max_bytes;
+  } else if (Expected<std::uintmax_t> limit = cache_size_limit(); limit) {
+    max_bytes = *limit;
+  } else {
+    for (const Diagnostic& d : limit.diagnostics().items())
+      notes.note({}, "",
+                 d.message + "; the kernel cache keeps its default cap of " +
+                     std::to_string(kDefaultCacheMaxMegabytes) + " MiB");
+  }
+  evict_least_recently_used(directory, max_bytes, built);
+  return notes;
 }
 
 }  // namespace
@@ -110,10 +132,14 @@ Expected<CompiledLibrary> load_or_compile(std::string_view source,
   const std::filesystem::path path = directory / ("talon-" + key + ".so");
   if (std::filesystem::exists(path)) {
     Expected<codegen::SharedLibrary> cached = codegen::SharedLibrary::open(path);
-    if (cached) return CompiledLibrary{std::move(*cached), path, true, 0, {}, key};
+    if (cached) {
+      mark_used(path);
+      return CompiledLibrary{std::move(*cached), path, true, 0, {}, key};
+    }
     // An unreadable entry (e.g. truncated by a full disk outside our rename protocol) is
-    // rebuilt under a fresh name; the old one is left for the user to inspect.
-    return compile_privately(source, options);
+    // rebuilt under a fresh name; the old one is left for the user to inspect. One that
+    // another process evicted in between is built again below.
+    if (std::filesystem::exists(path)) return compile_privately(source, options);
   }
   const auto start = std::chrono::steady_clock::now();
   Expected<std::filesystem::path> built =
@@ -121,7 +147,9 @@ Expected<CompiledLibrary> load_or_compile(std::string_view source,
   if (!built) return built.diagnostics();
   Expected<codegen::SharedLibrary> library = codegen::SharedLibrary::open(path);
   if (!library) return library.diagnostics();
-  return CompiledLibrary{std::move(*library), path, false, seconds_since(start), {}, key};
+  Diagnostics notes = enforce_size_cap(options, directory, path);
+  return Expected<CompiledLibrary>(
+      CompiledLibrary{std::move(*library), path, false, seconds_since(start), {}, key}, notes);
 }
 
 }  // namespace talon::runtime

@@ -5,9 +5,11 @@
 // processes see either no file or a complete one (Warp's kernel cache does the same).
 //
 // Location: $TALON_CACHE_DIR, else $XDG_CACHE_HOME/talon, else $HOME/.cache/talon, else
-// <temp>/talon-cache.
+// <temp>/talon-cache. Size: after each new entry the least recently used ones go until the
+// cache is within its cap (runtime/kernel_cache_entries.h; $TALON_CACHE_MAX_MB, 1 GiB).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -25,8 +27,9 @@ namespace talon::runtime {
 codegen::CCompilerOptions default_unit_compiler();
 
 struct KernelCacheOptions {
-  bool enabled = true;              // false: build in a private temporary directory
-  std::filesystem::path directory;  // empty: default_cache_directory()
+  bool enabled = true;                      // false: build in a private temporary directory
+  std::filesystem::path directory;          // empty: default_cache_directory()
+  std::optional<std::uintmax_t> max_bytes;  // empty: cache_size_limit()
   codegen::CCompilerOptions compiler = default_unit_compiler();
 };
 

@@ -51,6 +51,7 @@ Expected<Simulator> Simulator::create(Model model, const SimulatorOptions& optio
   Expected<runtime::CompiledLibrary> compiled =
       runtime::load_or_compile(sim.unit_.source, options.cache);
   if (!compiled) return compiled.diagnostics();
+  notes.append(compiled.diagnostics());  // e.g. a malformed cache size cap
   Expected<runtime::ModelLibrary> library =
       runtime::ModelLibrary::load(std::move(*compiled), kUnitName);
   if (!library) return library.diagnostics();

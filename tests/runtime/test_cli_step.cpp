@@ -2,6 +2,7 @@
 // against `talon simulate`.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -89,7 +90,7 @@ TEST_CASE("talon simulate --trace-step prints the Newton iterates of one step", 
   CHECK(json.out.find(",\"k\":0,\"merit\":") != std::string::npos);
   CHECK(json.out.find("\"bodies\":[{\"name\":\"box\",\"linear\":") != std::string::npos);
   const CliResult beyond = simulate(run + " --trace-step 4");
-  CHECK(beyond.status == 1);
+  CHECK(beyond.status == 2);  // a usage error, found before compiling
   CHECK(beyond.err.find("--trace-step 4 is beyond the run's 3 steps") != std::string::npos);
 }
 
@@ -129,6 +130,39 @@ TEST_CASE("control CSV files", "[runtime][cli]") {
   CHECK(errors.find("c.csv:5: error: 'nan' is not a finite number") != std::string::npos);
   CHECK_FALSE(runtime::parse_control_csv("", "c.csv", m).ok());
   CHECK_FALSE(runtime::parse_control_csv("left_motor,left_motor\n", "c.csv", m).ok());
+}
+
+TEST_CASE("control files that are not CSV, or broken throughout, give few errors",
+          "[runtime][cli]") {
+  const Model m = testing::shipped_model("three_wheeler_scene.xml");
+  const auto errors = [&](const std::string& text) {
+    Expected<runtime::ControlTable> t = runtime::parse_control_csv(text, "c.csv", m);
+    REQUIRE_FALSE(t.ok());
+    return t.diagnostics().format();
+  };
+  const std::string xml = errors("\n<mujoco model=\"x\">\n  <worldbody/>\n</mujoco>\n");
+  CHECK(xml ==
+        "c.csv:2: error: not a CSV control file (it looks like XML or binary data): "
+        "expected a header of actuator names, then one row of numbers per step\n");
+  CHECK(errors(std::string("left_motor\n\0\x01", 14)).find("c.csv:2: error: '") !=
+        std::string::npos);
+  CHECK(errors(std::string("\x7f"
+                           "ELF\0\0,\n",
+                           8))
+            .find("not a CSV control file") != std::string::npos);
+  // A bad header: its errors only, no row checked against it.
+  const std::string header = errors("speed;steer\n1;2\n3;4\n");
+  CHECK(header ==
+        "c.csv:1: error: no actuator named 'speed;steer' in the model (its actuators: "
+        "left_motor right_motor)\n");
+  // Ten bad rows are listed, the rest counted.
+  std::string rows = "left_motor\n";
+  for (int i = 0; i < 25; ++i) rows += "x\n";
+  const std::string many = errors(rows);
+  CHECK(std::count(many.begin(), many.end(), '\n') == 11);
+  CHECK(many.find("c.csv:11: error: 'x' is not a finite number") != std::string::npos);
+  CHECK(many.find("c.csv:12:") == std::string::npos);
+  CHECK(many.find("c.csv: error: 15 more rows with errors not shown") != std::string::npos);
 }
 
 TEST_CASE("talon compile writes a library whose freestanding step matches talon simulate",

@@ -1,0 +1,109 @@
+#include "runtime/kernel_cache_entries.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <string>
+
+namespace talon::runtime {
+namespace {
+
+using FileClock = std::filesystem::file_time_type::clock;
+
+constexpr auto kStaleBuildAge = std::chrono::hours(1);
+
+bool is_entry_name(const std::string& name) {
+  return name.starts_with("talon-") && name.ends_with(".so");
+}
+
+bool is_build_directory_name(const std::string& name) {
+  return name.starts_with(".talon-build-");
+}
+
+// Removes `path` (a file or a tree) and adds what it held to `removed`; another process may
+// have removed it first, which is no error.
+void remove_counted(const std::filesystem::path& path, std::uintmax_t bytes,
+                    RemovedEntries& removed) {
+  std::error_code error;
+  if (std::filesystem::remove_all(path, error) > 0 && !error) {
+    ++removed.count;
+    removed.bytes += bytes;
+  }
+}
+
+}  // namespace
+
+std::vector<CacheEntry> list_cache_entries(const std::filesystem::path& directory) {
+  std::vector<CacheEntry> entries;
+  std::error_code error;
+  for (std::filesystem::directory_iterator it(directory, error), end; !error && it != end;
+       it.increment(error)) {
+    if (!is_entry_name(it->path().filename().string())) continue;
+    std::error_code stat_error;
+    CacheEntry entry{it->path(), it->file_size(stat_error), it->last_write_time(stat_error)};
+    if (!stat_error) entries.push_back(std::move(entry));  // else removed meanwhile
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const CacheEntry& a, const CacheEntry& b) { return a.last_used < b.last_used; });
+  return entries;
+}
+
+std::uintmax_t total_bytes(const std::vector<CacheEntry>& entries) {
+  std::uintmax_t total = 0;
+  for (const CacheEntry& entry : entries) total += entry.bytes;
+  return total;
+}
+
+Expected<std::uintmax_t> cache_size_limit() {
+  const char* value = std::getenv("TALON_CACHE_MAX_MB");
+  std::uintmax_t megabytes = kDefaultCacheMaxMegabytes;
+  if (value == nullptr || *value == '\0') return megabytes << 20;
+  const std::string text(value);
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), megabytes);
+  if (error != std::errc() || end != text.data() + text.size() || megabytes > (1ULL << 40))
+    return Diagnostics::single_error("TALON_CACHE_MAX_MB='" + text +
+                                     "' is not a whole number of MiB");
+  return megabytes << 20;
+}
+
+void mark_used(const std::filesystem::path& entry) {
+  std::error_code ignored;
+  std::filesystem::last_write_time(entry, FileClock::now(), ignored);
+}
+
+RemovedEntries evict_least_recently_used(const std::filesystem::path& directory,
+                                         std::uintmax_t max_bytes,
+                                         const std::filesystem::path& keep,
+                                         std::chrono::seconds grace) {
+  const std::vector<CacheEntry> entries = list_cache_entries(directory);
+  std::uintmax_t total = total_bytes(entries);
+  const auto recent = FileClock::now() - grace;
+  RemovedEntries removed;
+  for (const CacheEntry& entry : entries) {  // oldest first
+    if (total <= max_bytes) break;
+    if (entry.path == keep || entry.last_used >= recent) continue;
+    total -= entry.bytes;  // gone either way: removed here or by another process
+    remove_counted(entry.path, entry.bytes, removed);
+  }
+  return removed;
+}
+
+RemovedEntries clear_cache(const std::filesystem::path& directory) {
+  RemovedEntries removed;
+  for (const CacheEntry& entry : list_cache_entries(directory))
+    remove_counted(entry.path, entry.bytes, removed);
+  const auto stale = FileClock::now() - kStaleBuildAge;
+  std::error_code error;
+  for (std::filesystem::directory_iterator it(directory, error), end; !error && it != end;
+       it.increment(error)) {
+    std::error_code stat_error;
+    if (is_build_directory_name(it->path().filename().string()) && it->is_directory(stat_error) &&
+        it->last_write_time(stat_error) < stale && !stat_error) {
+      std::error_code ignored;
+      std::filesystem::remove_all(it->path(), ignored);
+    }
+  }
+  return removed;
+}
+
+}  // namespace talon::runtime
