@@ -2,7 +2,7 @@
 // to a target point, optimised with Adam on Talon's exact rollout gradients.
 //
 //   build/examples/trajectory_optimisation/trajectory_optimisation
-//       [--model models/three_wheeler_scene.xml] [--iterations 40] [--steps 60] [--dt 0.1]
+//       [--model models/three_wheeler_scene.xml] [--iterations 15] [--steps 60] [--dt 0.1]
 //       [--target X Y] [--tolerance 0.05] [--out-dir .]
 //
 // Decision variables: the two wheel-speed commands of every step (2 × 60). Loss
