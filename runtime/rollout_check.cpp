@@ -108,7 +108,12 @@ Expected<RolloutCheck> check_rollout_gradients(const Simulator& sim, const Rollo
     if (in.kind == RolloutInput::Q0) w.q_of(i)[in.index] += nudge(i);
     if (in.kind == RolloutInput::Param) w.params_of(i)[in.index] += nudge(i);
   }
+  // Every step starts from the controls the worlds were set up with, so that a nudge at step
+  // k acts at step k only, as the adjoint's input does: a schedule that sets no control (or
+  // only some) would otherwise carry it into every later step.
+  const std::vector<double> initial_controls = w.ctrl;
   sim.rollout(w, s.h, s.steps, [&](int k, runtime::WorldBatch& worlds) {
+    std::copy(initial_controls.begin(), initial_controls.end(), worlds.ctrl.begin());
     if (s.controls) s.controls(k, worlds);
     for (int i = 0; i < 2 * n; ++i) {
       const RolloutInput& in = inputs[i / 2];

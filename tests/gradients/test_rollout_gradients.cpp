@@ -101,6 +101,27 @@ TEST_CASE("gradients: cart-pole over 50 steps, to 1e-6", "[gradients]") {
   CHECK(c.cosine() > 1 - kCosineGap);
 }
 
+// Without a control schedule the worlds keep the controls they start with: a nudge of step
+// k's control must still act at step k only (it used to stay for every later step, so the
+// differences measured the sum of the later steps' derivatives).
+TEST_CASE("gradients: cart-pole controls without a schedule, nudged one step at a time",
+          "[gradients]") {
+  const Simulator sim =
+      testing::make_simulator(testing::model_from_mjcf(kCartPole), testing::gradient_options());
+  Rollout r;
+  r.h = 0.05;
+  r.steps = 20;
+  r.initial = [](runtime::WorldBatch& w, int i) {
+    w.ctrl_of(i)[0] = 0.3;
+    w.u_of(i)[6 + 4] = 0.5;
+  };
+  r.wq.assign(14, 0.0), r.wq[0] = 1;  // the cart's final position
+  std::vector<Input> inputs;
+  for (int k : {2, 9, 17}) inputs.push_back({Input::Ctrl, 0, k});
+  const testing::Comparison c = testing::compare_gradients(sim, r, inputs);
+  CHECK(c.max_relative_error(1e-3) < 1e-6);
+}
+
 // Regression test for the two-point rim: with one contact per end circle the sticking
 // friction split between them was not unique and this rollout's gradient had cosine 0.10.
 TEST_CASE("gradients: the wheeled robot's 20-step drive ramp, every few steps' controls",
