@@ -85,7 +85,8 @@ TEST_CASE("gradcheck: kernels with folded parameters") {
 TEST_CASE("gradcheck: kernels of the shipped models") {
   const std::string dir = TALON_MODELS_DIR;
   for (const char* name : {"sliding_box.xml", "sphere_drop.xml", "box_stack.xml", "cartpole.urdf",
-                           "double_pendulum.urdf", "three_wheeler_scene.xml"}) {
+                           "double_pendulum.urdf", "three_wheeler_scene.xml", "push_box.xml",
+                           "box_tower.xml", "primitive_pile.xml"}) {
     SECTION(name) {
       check_kernels(load_and_lower(dir + "/" + name), 2, 3, 48);
     }
