@@ -157,7 +157,6 @@ TEST_CASE("gradients: the wheeled robot crossing the obstacle, 60 steps at h = 0
   const Simulator sim = testing::make_simulator(testing::shipped_model("three_wheeler_scene.xml"),
                                                 testing::gradient_options());
   Rollout r;
-  r.require_converged = false;
   r.h = 0.1;
   r.steps = 60;
   r.controls = [](int k, runtime::WorldBatch& w) {
@@ -182,7 +181,7 @@ TEST_CASE("gradients: the tape of a 60-step rollout of the wheeled robot stays u
   const Simulator sim = testing::make_simulator(testing::shipped_model("three_wheeler_scene.xml"),
                                                 testing::gradient_options());
   runtime::WorldBatch w = sim.make_worlds(1);
-  // 1 rad/s: 0.5 m in 6 s, short of the obstacle (whose climb needs substeps, see above).
+  // 1 rad/s: 0.5 m in 6 s, short of the obstacle.
   const auto controls = [](int, runtime::WorldBatch& worlds) {
     for (double& c : worlds.ctrl_of(0)) c = 1;
   };
