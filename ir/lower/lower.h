@@ -54,9 +54,13 @@ struct LowerOptions {
   double limit_compliance = 1e-4;
   double contact_compliance = 1e-4;
   double friction_compliance = 1e-6;
-  // Passive joint stiffness and damping: explicit forces at the start of the step (the
-  // design's default), or implicit compliant rows in the servo block (stable at any h).
-  bool implicit_joint_springs = false;
+  // Passive joint stiffness and damping: implicit compliant rows in the servo block (stable at
+  // any h), or explicit forces at the start of the step. Explicit damping d on a coordinate of
+  // inertia I is unstable once h d / I > 2: MuJoCo's humanoid (legs d = 5, a thigh's inertia
+  // about its own axis ~0.01 kg m², h = 0.05: h d / I ~ 15) whirled its hips at 60 rad/s while
+  // lying on the floor, and Newton split two of three steps (mean 75 updates per step); with
+  // the implicit rows it comes to rest (joint speeds 2e-5 rad/s) at mean 18 (bench/RESULTS.md).
+  bool implicit_joint_springs = true;
   // Contacts between different kinematic trees (e.g. two free-floating robots) grow
   // quadratically with the number of trees; above this many geom pairs none of them is
   // generated (a note says so). -1 = no limit.

@@ -107,8 +107,9 @@ TEST_CASE("lowering: MuJoCo's humanoid lowers with its multi-hinge bodies") {
   // (1, 5), feet (2 skew, 4), upper arms (2, 4), lower arms (1, 5).
   CHECK(prog->block("joint")->size() == 4 + 5 + 2 * (3 + 5 + 4) + 2 * (4 + 5));
   CHECK(prog->block("limit")->size() == 2 * 21);
-  // Motors are explicit forces; each of the 21 hinges has armature 0.01 (one implicit row).
-  CHECK(prog->block("servo")->size() == 21);
+  // Motors are explicit forces; each of the 21 hinges has armature 0.01 and a passive
+  // spring (stiffness and damping from its defaults): one implicit row each.
+  CHECK(prog->block("servo")->size() == 2 * 21);
   // Every contact with the floor has friction (floor condim 3); body-body pairs (condim 1)
   // have none.
   int floor_slots = 0;

@@ -64,7 +64,7 @@ ir::KernelPoint swinging(const Model& model, const ir::ResidualProgram& prog, do
 TEST_CASE("servos: position and velocity servos follow the implicit law at the step's end") {
   const Model model = compile(pendulum());
   const ir::ResidualProgram prog = lower(model);
-  REQUIRE(prog.block("servo")->size() == 2);
+  REQUIRE(prog.block("servo")->size() == 3);  // and the passive spring's row
   ir::KernelPoint p = swinging(model, prog, 0.3, 0.5);
   const int pos = find_row(prog, "servo 'position'"), vel = find_row(prog, "servo 'velocity'");
   p.lambda[pos] = 0.7;
@@ -92,9 +92,9 @@ TEST_CASE("servos: the servo impulse is a torque about the hinge axis") {
     CHECK_THAT(after[i] - before[i], WithinAbs(i == 4 ? -0.7 : 0.0, 1e-14));
 }
 
-TEST_CASE("servos: motors and passive springs are explicit joint forces") {
+TEST_CASE("servos: motors, and passive springs when asked, are explicit joint forces") {
   const Model model = compile(pendulum());
-  const ir::ResidualProgram prog = lower(model);
+  const ir::ResidualProgram prog = lower(model, {.implicit_joint_springs = false});
   ir::KernelPoint p = swinging(model, prog, 0.3, 0.8);
   p.u_minus[4] = 0.8;  // u⁺ = u⁻: only the applied forces remain in r_dyn's angular rows
   const std::vector<double> r = output(prog, "residual", "r_dyn", p);
