@@ -14,8 +14,9 @@
 // step's increment Δθ/h, so θ⁺ = θ⁻ + hθ̇⁺ holds exactly, and λ acts through ∂θ̇⁺/∂u⁺. The
 // row is stable for every h > 0 and every gain.
 // Other actuators (`motor`: b₁ = b₂ = 0) are explicit joint forces at the start of the step,
-// as are passive springs τ = −k(θ − θ_ref) − dθ̇ unless LowerOptions::implicit_joint_springs
-// makes them servo rows too (K_p = k, K_d = d, τ₀ = k·θ_ref).
+// as are passive springs τ = −k(θ − θ_ref) − dθ̇ when LowerOptions::implicit_joint_springs is
+// off; by default it makes them servo rows too (K_p = k, K_d = d, τ₀ = k·θ_ref; see lower.h
+// for why).
 // Armature a (MuJoCo's rotor inertia on a hinge or slide coordinate) adds a·θ̈ to the joint's
 // inertia; backward Euler makes its impulse hτ⁺ = −a(θ̇⁺ − θ̇⁻), which is the same implicit law
 // with K_p = 0, K_d = a/h and τ₀ = (a/h)·θ̇⁻: e = θ̇⁺ − θ̇⁻, α = 1/a. It acts on the joint's
