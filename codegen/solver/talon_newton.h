@@ -231,6 +231,14 @@ static TALON_CALLABLE talon_real talon_trial(talon_workspace* ws, talon_real alp
   return talon_merit(ws, ws->block_now);
 }
 
+/* Armijo's sufficient decrease for a step α along a direction of relative linear residual η
+ * from merit θ: θ(z + αd) ≤ θ_ref − 2σα(1 − η)θ(z), σ = 1e-4 (`reference` = θ_ref). */
+static TALON_CALLABLE int talon_armijo_passes(talon_real trial, talon_real reference,
+                                              talon_real merit, talon_real eta, talon_real alpha) {
+  const talon_real sigma = (talon_real)1e-4;
+  return talon_finite(trial) && trial <= reference - 2 * sigma * alpha * (1 - eta) * merit;
+}
+
 /* Whether a friction contact of the trial iterate (residual in ws->res) sticks where it slid
  * at the saved one or slides where it stuck: the weight s of the residual is 0 exactly when
  * sticking, and ws->in holds the saved iterate's, frozen for its linearisation. */
@@ -258,7 +266,6 @@ static TALON_CALLABLE int talon_stick_slip_changed(const talon_workspace* ws) {
 static TALON_CALLABLE talon_real talon_stick_slip_step(talon_workspace* ws, talon_real merit,
                                                        talon_real reference, talon_real eta,
                                                        talon_real alpha, int* accepted) {
-  const talon_real sigma = (talon_real)1e-4;
   talon_real low = 0, high = alpha, trial;
   int i;
   talon_trial(ws, high);
@@ -272,7 +279,7 @@ static TALON_CALLABLE talon_real talon_stick_slip_step(talon_workspace* ws, talo
       low = middle;
   }
   trial = talon_trial(ws, high);
-  if (talon_finite(trial) && trial <= reference - 2 * sigma * high * (1 - eta) * merit) {
+  if (talon_armijo_passes(trial, reference, merit, eta, high)) {
     *accepted = 1;
     return trial;
   }
@@ -287,14 +294,13 @@ static TALON_CALLABLE talon_real talon_stick_slip_step(talon_workspace* ws, talo
 static TALON_CALLABLE talon_real talon_line_search(talon_workspace* ws, talon_real merit,
                                                    talon_real reference, talon_real eta,
                                                    int* accepted) {
-  const talon_real sigma = (talon_real)1e-4;
   talon_real alpha = talon_trust_region(ws), smallest = alpha, trial;
   int halvings;
   *accepted = 0;
   for (halvings = 0; halvings <= TALON_LINE_SEARCH_STEPS; ++halvings, alpha *= (talon_real)0.5) {
     trial = talon_trial(ws, alpha);
     smallest = alpha;
-    if (talon_finite(trial) && trial <= reference - 2 * sigma * alpha * (1 - eta) * merit) {
+    if (talon_armijo_passes(trial, reference, merit, eta, alpha)) {
       *accepted = 1;
       return trial;
     }
