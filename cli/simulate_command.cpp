@@ -32,6 +32,7 @@ struct SimulateArgs {
   double dt = 0;  // 0: the model's timestep
   std::string keyframe, ctrl_file, out_file;
   int worlds = 1;
+  int threads = 0;  // 0: one per hardware thread
   bool json = false;
   int trace_step = 0;  // > 0: trace the Newton iterates of this step (1 = the first)
   codegen::SolverOptions solver;
@@ -294,7 +295,7 @@ int simulate(const SimulateArgs& parsed) {
   codegen::SolverOptions solver = args.solver;
   if (args.trace_step > 0) solver.trace_capacity = trace_capacity_for(solver);
   std::optional<CliSimulation> setup =
-      create_simulation(std::move(*model), args.ctrl_file, solver, args.json);
+      create_simulation(std::move(*model), args.ctrl_file, solver, args.json, args.threads);
   if (!setup) return 1;
   const Simulator* sim = &setup->sim;
   const runtime::ControlTable* controls = setup->controls.get();
@@ -342,6 +343,11 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
                       "CSV of controls: a header of actuator names, one row per step");
   command->add_option("--worlds", args->worlds, "Number of identical worlds (default 1)")
       ->check(CLI::Range(1, 1 << 24));
+  command
+      ->add_option("--threads", args->threads,
+                   "Threads that step the worlds (default 0: one per hardware thread); the "
+                   "result does not depend on it")
+      ->check(non_negative_number());
   command->add_option("--out", args->out_file,
                       "CSV trajectory of world 0: body poses (COM, quaternion) and solver "
                       "statistics per step");

@@ -16,7 +16,7 @@ void print_diagnostics(const Diagnostics& diagnostics, bool quiet_notes) {
 
 std::optional<CliSimulation> create_simulation(Model model, const std::string& ctrl_file,
                                                const codegen::SolverOptions& solver,
-                                               bool quiet_notes) {
+                                               bool quiet_notes, int threads) {
   std::unique_ptr<runtime::ControlTable> controls;
   if (!ctrl_file.empty()) {
     Expected<runtime::ControlTable> table = runtime::read_control_csv(ctrl_file, model);
@@ -26,6 +26,7 @@ std::optional<CliSimulation> create_simulation(Model model, const std::string& c
   }
   SimulatorOptions options;
   options.solver = solver;
+  options.threads = threads;
   Expected<Simulator> sim = with_elapsed_progress(
       "talon: compiling the model", [&] { return Simulator::create(std::move(model), options); });
   print_diagnostics(sim.diagnostics(), quiet_notes);

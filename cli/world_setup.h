@@ -23,10 +23,11 @@ struct CliSimulation {
 };
 
 // Reads `ctrl_file` (if not empty) against the model, then compiles the model into a
-// Simulator with `solver`; prints the diagnostics of both (notes only when !quiet_notes).
-// nullopt after an error (already printed).
+// Simulator with `solver` stepping its worlds on `threads` threads (0: one per hardware
+// thread); prints the diagnostics of both (notes only when !quiet_notes). nullopt after an
+// error (already printed).
 std::optional<CliSimulation> create_simulation(Model model, const std::string& ctrl_file,
                                                const codegen::SolverOptions& solver,
-                                               bool quiet_notes);
+                                               bool quiet_notes, int threads = 0);
 
 }  // namespace talon::cli

@@ -111,6 +111,29 @@ TEST_CASE("talon simulate checks its arguments", "[runtime][cli]") {
         std::string::npos);
 }
 
+// Everything but the two timing lines ("wall time", "compile").
+std::string without_timings(const std::string& text) {
+  std::istringstream in(text);
+  std::string line, out;
+  while (std::getline(in, line))
+    if (line.rfind("wall time", 0) != 0 && line.rfind("compile", 0) != 0) out += line + "\n";
+  return out;
+}
+
+TEST_CASE("talon simulate --threads: the worlds' result does not depend on it", "[runtime][cli]") {
+  const std::string run = model_path("push_box.xml") + " --steps 10 --worlds 7";
+  const CliResult one = simulate(run + " --threads 1");
+  const CliResult three = simulate(run + " --threads 3");
+  INFO(one.err << three.err);
+  REQUIRE(one.status == 0);
+  REQUIRE(three.status == 0);
+  CHECK(one.out.find("7 worlds") != std::string::npos);
+  CHECK(without_timings(one.out) == without_timings(three.out));
+  const CliResult negative = simulate(run + " --threads -1");
+  CHECK(negative.status == 2);
+  CHECK(negative.err.find("--threads: must be a number >= 0, not -1") != std::string::npos);
+}
+
 TEST_CASE("control CSV files", "[runtime][cli]") {
   const Model m = testing::shipped_model("three_wheeler_scene.xml");
   Expected<runtime::ControlTable> t =
