@@ -3,11 +3,13 @@
 // Rules checked here (each a user error with the spec element's file:line):
 //   * every number finite; names unique per kind (bodies, joints, geoms, actuators, keys);
 //   * the body graph is a forest rooted at the world (parent indices valid, no cycles);
-//   * mass >= 0; inertia symmetric positive semi-definite with principal moments obeying
-//     the triangle inequality A + B >= C (a physical rigid body's moments always do);
-//   * every *moving* rigid body (after welding) has mass > 0 and a positive definite
-//     inertia: maximal coordinates give each one its own 6x6 mass block, which must be
-//     invertible;
+//   * mass >= 0 and a symmetric inertia on every link;
+//   * every *moving* rigid body (after welding: checked on what is simulated, so a massless
+//     root link welded to a trunk is fine) has mass > 0 and a positive definite inertia:
+//     maximal coordinates give each one its own 6x6 mass block, which must be invertible;
+//     its principal moments obey the triangle inequality A + B >= C (a physical rigid body's
+//     always do): an error for MJCF as in MuJoCo, a note for URDF (spec.h);
+//   * a link welded into another body (or the world) with an indefinite inertia is a note;
 //   * quaternions and axes of non-zero length; limits with lower <= upper;
 //   * a free joint is the only joint of a top-level body; a fixed joint stands alone;
 //   * keyframe vectors have the model's sizes; references are in range.
@@ -208,27 +210,19 @@ void Compiler::combine_sim_mass_properties() {
     props[s].add(body.mass, in_sim.apply(body.com), rotate_inertia(in_sim.quat, body.inertia));
   }
   for (int s = 0; s < m.nsim; ++s) {
-    const BodySpec& root = spec_.bodies[m.sim_root_body[s]];
     m.sim_mass.push_back(props[s].mass);
     m.sim_com.push_back(props[s].com());
     m.sim_inertia.push_back(props[s].inertia());
-    std::ostringstream what;
-    if (props[s].mass <= 0) {
-      what << "moving body '" << root.name << "' has zero mass (mass " << props[s].mass
-           << "); every body moved by a joint needs mass > 0";
-      diag_.error(root.inertial_origin.loc.line ? root.inertial_origin.loc : root.origin.loc,
-                  root.origin.element, what.str());
-      continue;
-    }
-    Eigen::SelfAdjointEigenSolver<Mat3> eig(m.sim_inertia.back());
-    const double scale = std::max(1.0, eig.eigenvalues().cwiseAbs().maxCoeff());
-    if (eig.eigenvalues().minCoeff() <= 1e-14 * scale) {
-      what << "inertia of moving body '" << root.name
-           << "' is not positive definite (principal moments " << eig.eigenvalues().transpose()
-           << ")";
-      diag_.error(root.inertial_origin.loc.line ? root.inertial_origin.loc : root.origin.loc,
-                  root.origin.element, what.str());
-    }
+    check_simulated_inertia(spec_, m.sim_root_body[s], props[s].mass, m.sim_inertia.back(), diag_);
+  }
+  std::vector<int> links(m.nsim, 0);  // links welded into each simulated body
+  for (int b = 0; b < m.nbody; ++b)
+    if (m.body_sim[b] >= 0) ++links[m.body_sim[b]];
+  for (int b = 0; b < m.nbody; ++b) {
+    const int s = m.body_sim[b];
+    if (s >= 0 && links[s] == 1) continue;  // a body of one link: checked above
+    note_welded_indefinite_inertia(
+        spec_, b, s < 0 ? std::string("the world") : "moving body '" + m.sim_name[s] + "'", diag_);
   }
 }
 

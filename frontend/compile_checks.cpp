@@ -36,38 +36,33 @@ std::string str(double x) {
   return out.str();
 }
 
+const SpecOrigin& inertial_origin(const BodySpec& body) {
+  return body.inertial_origin.loc.line ? body.inertial_origin : body.origin;
+}
+
 void check_quat(const Quat& q, const SpecOrigin& origin, const char* what, Diagnostics& diag) {
   if (q.norm() < 1e-12) error(diag, origin, std::string(what) + " quaternion has zero length");
 }
 
+// Per link only what no welding can mend: a negative mass, an asymmetric tensor. Definiteness
+// and the triangle inequality are properties of the simulated (welded) body:
+// check_simulated_inertia.
 void check_inertia(const BodySpec& body, Diagnostics& diag) {
-  const SpecOrigin& at = body.inertial_origin.loc.line ? body.inertial_origin : body.origin;
+  const SpecOrigin& at = inertial_origin(body);
   if (body.mass < 0) {
     error(diag, at, "negative mass " + str(body.mass));
     return;
   }
   const Mat3& inertia = body.inertia;
   const double scale = std::max(1e-300, inertia.cwiseAbs().maxCoeff());
-  if ((inertia - inertia.transpose()).cwiseAbs().maxCoeff() > 1e-9 * scale) {
+  if ((inertia - inertia.transpose()).cwiseAbs().maxCoeff() > 1e-9 * scale)
     error(diag, at, "inertia matrix is not symmetric");
-    return;
-  }
-  Eigen::SelfAdjointEigenSolver<Mat3> eig(inertia);
-  const Vec3 moments = eig.eigenvalues();  // ascending
-  const double tol = 1e-12 * std::max(1.0, moments.cwiseAbs().maxCoeff());
-  if (moments[0] < -tol) {
-    std::ostringstream msg;
-    msg << "inertia is not positive definite (principal moments " << moments.transpose() << ")";
-    error(diag, at, msg.str());
-    return;
-  }
-  // A rigid body's principal moments satisfy A + B >= C (equality for a flat lamina).
-  if (moments[0] + moments[1] < moments[2] * (1 - 1e-9) - tol) {
-    std::ostringstream msg;
-    msg << "inertia violates the triangle inequality (principal moments " << moments.transpose()
-        << "; a rigid body needs A + B >= C)";
-    error(diag, at, msg.str());
-  }
+}
+
+std::string moments_text(const Vec3& moments) {
+  std::ostringstream out;
+  out << moments.transpose();
+  return out.str();
 }
 
 void check_body(const BodySpec& body, Diagnostics& diag) {
@@ -178,6 +173,53 @@ void check_spec_values(const ModelSpec& spec, Diagnostics& diag) {
   const OptionSpec& opt = spec.options;
   if (!std::isfinite(opt.timestep) || opt.timestep <= 0 || !opt.gravity.allFinite())
     diag.error({spec.source_file, 0}, "<option>", "timestep must be > 0 and gravity finite");
+}
+
+void check_simulated_inertia(const ModelSpec& spec, int root, double mass, const Mat3& inertia,
+                             Diagnostics& diag) {
+  const BodySpec& body = spec.bodies[root];
+  const SpecOrigin& at = inertial_origin(body);
+  if (mass <= 0) {
+    error(diag, at,
+          "moving body '" + body.name + "' has zero mass (mass " + str(mass) +
+              "); every body moved by a joint needs mass > 0");
+    return;
+  }
+  const Vec3 moments = Eigen::SelfAdjointEigenSolver<Mat3>(inertia).eigenvalues();  // ascending
+  const double scale = std::max(1.0, moments.cwiseAbs().maxCoeff());
+  if (moments[0] <= 1e-14 * scale) {
+    error(diag, at,
+          "inertia of moving body '" + body.name +
+              "' is not positive definite (principal moments " + moments_text(moments) + ")");
+    return;
+  }
+  // A rigid body's principal moments satisfy A + B >= C (equality for a flat lamina).
+  const double ratio = (moments[0] + moments[1]) / moments[2];
+  if (ratio >= 1 - 1e-9) return;
+  std::ostringstream what;
+  what << "inertia of moving body '" << body.name
+       << "' violates the triangle inequality: A + B = " << ratio << " C, " << 100 * (1 - ratio)
+       << " % short (principal moments " << moments_text(moments) << ")";
+  if (spec.triangle_violation_is_error) {
+    error(diag, at, what.str() + "; a rigid body needs A + B >= C");
+    return;
+  }
+  diag.note(at.loc, at.element,
+            what.str() +
+                "; loaded as given: it is positive definite, so the dynamics are "
+                "well defined, but no rigid body has it");
+}
+
+void note_welded_indefinite_inertia(const ModelSpec& spec, int link, const std::string& into,
+                                    Diagnostics& diag) {
+  const BodySpec& body = spec.bodies[link];
+  const Vec3 moments = Eigen::SelfAdjointEigenSolver<Mat3>(body.inertia).eigenvalues();
+  if (moments[0] >= -1e-12 * std::max(1.0, moments.cwiseAbs().maxCoeff())) return;
+  const SpecOrigin& at = inertial_origin(body);
+  diag.note(at.loc, at.element,
+            "inertia of '" + body.name + "' is not positive semi-definite (principal moments " +
+                moments_text(moments) + "); it is welded into " + into +
+                ", and only that body's inertia is simulated and checked");
 }
 
 void check_unique_names(const ModelSpec& spec, Diagnostics& diag) {

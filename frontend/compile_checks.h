@@ -8,9 +8,21 @@
 
 namespace talon {
 
-// Finite numbers, mass >= 0, inertia PSD + triangle inequality, non-zero quaternions and
-// axes, limit order, sensible geom sizes and friction, positive timestep.
+// Finite numbers, mass >= 0, symmetric inertias, non-zero quaternions and axes, limit order,
+// sensible geom sizes and friction, positive timestep.
 void check_spec_values(const ModelSpec& spec, Diagnostics& diag);
+
+// A simulated body (the links welded to `root` by fixed joints, combined): mass > 0, a
+// positive-definite inertia (errors at the root's <inertial>), and the triangle inequality
+// A + B >= C (an error or a note, ModelSpec::triangle_violation_is_error).
+void check_simulated_inertia(const ModelSpec& spec, int root, double mass, const Mat3& inertia,
+                             Diagnostics& diag);
+
+// A note when a link that is not simulated on its own (welded with others into `into`: a
+// moving body, or the world) has an indefinite inertia, which would be an error on a body of
+// its own.
+void note_welded_indefinite_inertia(const ModelSpec& spec, int link, const std::string& into,
+                                    Diagnostics& diag);
 
 // Names are unique per kind (empty names are allowed and never clash).
 void check_unique_names(const ModelSpec& spec, Diagnostics& diag);

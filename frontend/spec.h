@@ -126,6 +126,11 @@ struct ModelSpec {
   std::vector<KeyframeSpec> keyframes;
   std::vector<ExcludeSpec> excludes;
   OptionSpec options;
+  // A simulated body whose positive-definite inertia violates A + B >= C: an error for MJCF
+  // (MuJoCo's rule, with balanceinertia as the repair), a note for URDF, where such CAD
+  // exports are common and load in the libraries URDF users trust (the dynamics are well
+  // defined for any positive-definite inertia).
+  bool triangle_violation_is_error = true;
   Diagnostics notes;  // notes the reader produced (no errors: a reader with errors returns none)
 };
 

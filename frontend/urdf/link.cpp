@@ -45,6 +45,9 @@ bool read_mesh(const ParseContext& ctx, const XMLElement* mesh, const std::strin
   if (!read_string(ctx, mesh, "filename", owner, uri, Need::Required)) return false;
   if (!read_vec3(ctx, mesh, "scale", owner, geom.mesh_scale)) return false;
   const MeshLocation location = locate_mesh(uri, ctx.file, package_paths);
+  if (!location.note.empty())
+    ctx.diag.note_once("urdf-package-uri", ctx.loc(mesh), owner,
+                       "mesh file '" + uri + "': " + location.note);
   if (!location.found) {
     ctx.error(mesh, owner, "mesh file '" + uri + "' " + describe_search(location));
     return false;

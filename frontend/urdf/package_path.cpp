@@ -56,7 +56,13 @@ bool try_candidate(const fs::path& candidate, MeshLocation& location) {
 
 MeshLocation locate_package(std::string_view uri, const std::vector<std::string>& package_paths) {
   MeshLocation location;
-  const std::string_view rest = uri.substr(kPackageScheme.size());
+  std::string_view rest = uri.substr(kPackageScheme.size());
+  if (rest.find_first_not_of('/') > 0 && rest.find_first_not_of('/') != std::string_view::npos) {
+    rest.remove_prefix(rest.find_first_not_of('/'));
+    location.note =
+        "read package:/// (an empty package name before the third slash) as package://: the "
+        "first path component names the package";
+  }
   const std::size_t slash = rest.find('/');
   if (slash == 0 || slash == std::string_view::npos || slash + 1 == rest.size()) {
     location.problem = "is not a valid package URI (expected package://PACKAGE/PATH)";

@@ -145,6 +145,7 @@ Expected<ModelSpec> read_robot(const ParseContext& ctx, const XMLElement* robot,
                                const LoadOptions& options) {
   ModelSpec spec;
   spec.source_file = ctx.file;
+  spec.triangle_violation_is_error = false;
   read_string(ctx, robot, "name", "<robot>", spec.name, Need::Required);
   const std::string owner = describe(robot);
   std::vector<UrdfLink> links;

@@ -405,6 +405,31 @@ TEST_CASE("urdf: a collision name used twice is kept once") {
   CHECK(count_notes_containing(spec.notes, "collision name 'c' is used more than once") == 1);
 }
 
+TEST_CASE("urdf: package:/// (three slashes, as in the talos files) is read as package://") {
+  const ScopedRosPackagePath no_env(std::nullopt);
+  LoadOptions options;
+  options.package_paths = {kUrdfDir + "/pkgroot"};
+  std::string links;
+  for (const char* name : {"a", "b"})
+    links += std::string("<link name='") + name +
+             "'><collision><geometry><mesh filename='package:///my_robot/meshes/base.stl'/>"
+             "</geometry></collision></link>";
+  const ModelSpec spec =
+      read_ok("<robot name='r'>" + links + joint_xml("w", "fixed", "a", "b") + "</robot>", options);
+  REQUIRE(spec.geoms.size() == 2);
+  for (const GeomSpec& geom : spec.geoms)
+    CHECK(geom.mesh_file == kUrdfDir + "/pkgroot/my_robot/meshes/base.stl");
+  CHECK(count_notes_containing(spec.notes,
+                               "mesh file 'package:///my_robot/meshes/base.stl': "
+                               "read package:/// ") == 1);  // once per file
+  const Expected<ModelSpec> empty = read_urdf_string(
+      "<robot name='r'><link name='a'><collision><geometry><mesh filename='package:///'/>"
+      "</geometry></collision></link></robot>",
+      "mem.urdf", options);
+  CHECK_FALSE(empty.ok());
+  CHECK_THAT(empty.diagnostics().format(), Catch::Contains("is not a valid package URI"));
+}
+
 TEST_CASE("urdf: mesh file names resolve: package://, ROS_PACKAGE_PATH, relative") {
   const std::string pkgroot = kUrdfDir + "/pkgroot";
   const std::string rospath = kUrdfDir + "/rospath";
