@@ -35,6 +35,26 @@ std::vector<std::string> compiler_command(const CCompilerOptions& options,
 
 }  // namespace
 
+Expected<std::filesystem::path> build_shared_library(std::string_view source,
+                                                     const std::filesystem::path& scratch,
+                                                     const std::filesystem::path& destination,
+                                                     const CCompilerOptions& options) {
+  const std::filesystem::path source_file = scratch / "source.c";
+  const std::filesystem::path library_file = scratch / "library.so";
+  if (!write_text(source_file, source)) {
+    return error_at(source_file, "", "cannot write the generated C source");
+  }
+  const std::vector<std::string> argv = compiler_command(options, source_file, library_file);
+  Expected<ProcessResult> run = run_process(argv, scratch / "compiler.log");
+  if (!run) return run.diagnostics();
+  if (run->exit_code != 0) {
+    return error_at(destination, options.compiler,
+                    "the C compiler failed (exit status " + std::to_string(run->exit_code) +
+                        ") running `" + command_line(argv) + "`:\n" + run->output);
+  }
+  return library_file;
+}
+
 Expected<std::filesystem::path> compile_shared_library(std::string_view source,
                                                        const std::filesystem::path& output,
                                                        const CCompilerOptions& options) {
@@ -42,21 +62,11 @@ Expected<std::filesystem::path> compile_shared_library(std::string_view source,
       output.has_parent_path() ? output.parent_path() : std::filesystem::path(".");
   Expected<TemporaryDirectory> scratch = TemporaryDirectory::create(directory);
   if (!scratch) return scratch.diagnostics();
-  const std::filesystem::path source_file = scratch->path() / "source.c";
-  const std::filesystem::path library_file = scratch->path() / "library.so";
-  if (!write_text(source_file, source)) {
-    return error_at(source_file, "", "cannot write the generated C source");
-  }
-  const std::vector<std::string> argv = compiler_command(options, source_file, library_file);
-  Expected<ProcessResult> run = run_process(argv, scratch->path() / "compiler.log");
-  if (!run) return run.diagnostics();
-  if (run->exit_code != 0) {
-    return error_at(output, options.compiler,
-                    "the C compiler failed (exit status " + std::to_string(run->exit_code) +
-                        ") running `" + command_line(argv) + "`:\n" + run->output);
-  }
+  Expected<std::filesystem::path> built =
+      build_shared_library(source, scratch->path(), output, options);
+  if (!built) return built.diagnostics();
   std::error_code error;
-  std::filesystem::rename(library_file, output, error);
+  std::filesystem::rename(*built, output, error);
   if (error) return error_at(output, "", "cannot move the library into place: " + error.message());
   return output;
 }

@@ -23,6 +23,15 @@ struct CCompilerOptions {
   std::vector<std::string> libraries = {"-lm"};  // after the source, as the linker wants
 };
 
+// The first half of compile_shared_library, for callers that publish the library themselves
+// (the kernel cache puts a checksum next to it first): builds `source` into
+// `scratch`/library.so and returns that path. `scratch` must exist; `destination` is the
+// path the library is meant for, named in the compiler's error.
+Expected<std::filesystem::path> build_shared_library(std::string_view source,
+                                                     const std::filesystem::path& scratch,
+                                                     const std::filesystem::path& destination,
+                                                     const CCompilerOptions& options = {});
+
 // Compiles `source` into the shared library `output`, whose directory must exist. The
 // compiler's output becomes the diagnostic when it fails.
 Expected<std::filesystem::path> compile_shared_library(std::string_view source,

@@ -4,13 +4,20 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include "codegen/subprocess.h"
 #include "runtime/content_hash.h"
 #include "runtime/kernel_cache_entries.h"
+#include "runtime/verified_entry.h"
 
 namespace talon::runtime {
 namespace {
+
+// How often, and how far apart, a process re-reads an entry it has just published when it
+// does not match: another process may be between its two renames of the same entry.
+constexpr int kVerifyAttempts = 5;
+constexpr auto kVerifyPause = std::chrono::milliseconds(20);
 
 std::filesystem::path environment_path(const char* variable) {
   const char* value = std::getenv(variable);
@@ -55,9 +62,19 @@ Expected<CompiledLibrary> compile_privately(std::string_view source,
   if (!built) return built.diagnostics();
   Expected<codegen::SharedLibrary> library = codegen::SharedLibrary::open(path);
   if (!library) return library.diagnostics();
-  CompiledLibrary out{std::move(*library), path, false, seconds_since(start), {}};
+  CompiledLibrary out{std::move(*library), path, false, seconds_since(start), {}, {}};
   out.private_directory = std::move(*directory);
   return out;
+}
+
+// Whether the entry at `path` matches its checksum, allowing another process that is
+// publishing the same entry to finish its two renames.
+bool verifies_soon(const std::filesystem::path& path) {
+  for (int attempt = 0; attempt < kVerifyAttempts; ++attempt) {
+    if (!entry_damage(path)) return true;
+    std::this_thread::sleep_for(kVerifyPause);
+  }
+  return false;
 }
 
 // Brings the cache back under its cap after `built` joined it. A malformed
@@ -79,6 +96,36 @@ Diagnostics enforce_size_cap(const KernelCacheOptions& options,
   }
   evict_least_recently_used(directory, max_bytes, built);
   return notes;
+}
+
+// Compiles `source` into the cache as the entry `key` (replacing a damaged one) and opens
+// it; the entry is verified after publishing, like any other.
+Expected<CompiledLibrary> build_entry(std::string_view source, const KernelCacheOptions& options,
+                                      const std::filesystem::path& directory,
+                                      const std::string& key, Diagnostics notes) {
+  const std::filesystem::path path = directory / ("talon-" + key + ".so");
+  const auto start = std::chrono::steady_clock::now();
+  Expected<codegen::TemporaryDirectory> scratch = codegen::TemporaryDirectory::create(directory);
+  if (!scratch) return scratch.diagnostics();
+  Expected<std::filesystem::path> built =
+      codegen::build_shared_library(source, scratch->path(), path, options.compiler);
+  if (!built) return built.diagnostics();
+  if (Diagnostics published = publish_entry(*built, path); published.has_errors()) return published;
+  if (!verifies_soon(path)) {
+    // Another process published a different build of the same source between our two
+    // renames (a C compiler whose output is not reproducible), or something damages files
+    // in the cache: this run does without it. The next run rebuilds the entry.
+    notes.note({path.string(), 0}, "",
+               "the cache entry keeps changing under this process; it uses a private build");
+    Expected<CompiledLibrary> own = compile_privately(source, options);
+    if (!own) return own.diagnostics();
+    return Expected<CompiledLibrary>(std::move(*own), notes);
+  }
+  Expected<codegen::SharedLibrary> library = codegen::SharedLibrary::open(path);
+  if (!library) return library.diagnostics();
+  notes.append(enforce_size_cap(options, directory, path));
+  return Expected<CompiledLibrary>(
+      CompiledLibrary{std::move(*library), path, false, seconds_since(start), {}, key}, notes);
 }
 
 }  // namespace
@@ -130,26 +177,22 @@ Expected<CompiledLibrary> load_or_compile(std::string_view source,
     return cache_error(directory, "cannot create the kernel cache directory: " + error.message());
   const std::string key = cache_key(source, options.compiler);
   const std::filesystem::path path = directory / ("talon-" + key + ".so");
-  if (std::filesystem::exists(path)) {
+  Diagnostics notes;
+  if (const std::optional<std::string> damage = entry_damage(path); !damage) {
     Expected<codegen::SharedLibrary> cached = codegen::SharedLibrary::open(path);
     if (cached) {
       mark_used(path);
       return CompiledLibrary{std::move(*cached), path, true, 0, {}, key};
     }
-    // An unreadable entry (e.g. truncated by a full disk outside our rename protocol) is
-    // rebuilt under a fresh name; the old one is left for the user to inspect. One that
-    // another process evicted in between is built again below.
+    // A library that matches its checksum but does not load is built privately, and the
+    // entry left for the user to inspect. One that another process evicted in between is
+    // built again below.
     if (std::filesystem::exists(path)) return compile_privately(source, options);
+  } else if (std::filesystem::exists(path)) {
+    notes.note({path.string(), 0}, "",
+               "the cached library was damaged (" + *damage + "); it has been rebuilt");
   }
-  const auto start = std::chrono::steady_clock::now();
-  Expected<std::filesystem::path> built =
-      codegen::compile_shared_library(source, path, options.compiler);
-  if (!built) return built.diagnostics();
-  Expected<codegen::SharedLibrary> library = codegen::SharedLibrary::open(path);
-  if (!library) return library.diagnostics();
-  Diagnostics notes = enforce_size_cap(options, directory, path);
-  return Expected<CompiledLibrary>(
-      CompiledLibrary{std::move(*library), path, false, seconds_since(start), {}, key}, notes);
+  return build_entry(source, options, directory, key, std::move(notes));
 }
 
 }  // namespace talon::runtime

@@ -1,8 +1,11 @@
-// The on-disk kernel cache: compiled model units keyed by a content hash of (the unit's C
-// text — which holds the model's IR as rendered kernels and every solver option — and the C
-// compiler's identity and flags). A library is built in a temporary directory next to its
-// final name and renamed into place (codegen::compile_shared_library), so concurrent
-// processes see either no file or a complete one (Warp's kernel cache does the same).
+// The on-disk kernel cache: compiled model units keyed by a content hash (SHA-256) of (the
+// unit's C text — which holds the model's IR as rendered kernels and every solver option —
+// and the C compiler's identity and flags). A library is built in a temporary directory next
+// to its final name and renamed into place after its checksum file (runtime/verified_entry.h),
+// so concurrent processes see either no file or a complete one (Warp's kernel cache does the
+// same). A library is loaded only once its length and SHA-256 match its checksum file; a
+// damaged entry (truncated, overwritten, without checksum) is rebuilt, with a note, instead
+// of crashing the process inside dlopen.
 //
 // Location: $TALON_CACHE_DIR, else $XDG_CACHE_HOME/talon, else $HOME/.cache/talon, else
 // <temp>/talon-cache. Size: after each new entry the least recently used ones go until the
@@ -53,7 +56,8 @@ struct CompiledLibrary {
 // The content hash a unit's library is cached under: its source and the compiler's identity.
 std::string cache_key(std::string_view source, const codegen::CCompilerOptions& compiler);
 
-// The library of `source`: from the cache when present, else compiled (and cached).
+// The library of `source`: from the cache when present and verified, else compiled (and
+// cached; replacing a damaged entry, with a note).
 Expected<CompiledLibrary> load_or_compile(std::string_view source,
                                           const KernelCacheOptions& options = {});
 

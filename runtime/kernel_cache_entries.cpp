@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "runtime/verified_entry.h"
+
 namespace talon::runtime {
 namespace {
 
@@ -20,14 +22,41 @@ bool is_build_directory_name(const std::string& name) {
   return name.starts_with(".talon-build-");
 }
 
-// Removes `path` (a file or a tree) and adds what it held to `removed`; another process may
-// have removed it first, which is no error.
-void remove_counted(const std::filesystem::path& path, std::uintmax_t bytes,
-                    RemovedEntries& removed) {
+// The size of the entry's checksum file, 0 when it has none.
+std::uintmax_t checksum_bytes(const std::filesystem::path& library) {
   std::error_code error;
-  if (std::filesystem::remove_all(path, error) > 0 && !error) {
+  const std::uintmax_t bytes = std::filesystem::file_size(checksum_path(library), error);
+  return error ? 0 : bytes;
+}
+
+// Removes the entry (its library, then its checksum file, so that an interruption leaves at
+// worst a checksum without a library, which nothing loads) and adds what it held to
+// `removed`; another process may have removed it first, which is no error.
+void remove_counted(const CacheEntry& entry, RemovedEntries& removed) {
+  std::error_code error;
+  const bool library_removed = std::filesystem::remove(entry.path, error) && !error;
+  std::filesystem::remove(checksum_path(entry.path), error);
+  if (library_removed) {
     ++removed.count;
-    removed.bytes += bytes;
+    removed.bytes += entry.bytes;
+  }
+}
+
+// Checksum files whose library is gone (an interrupted publication or removal), last
+// modified before `before`: a younger one may belong to a publication in progress.
+void remove_orphan_checksums(const std::filesystem::path& directory,
+                             std::filesystem::file_time_type before) {
+  std::error_code error;
+  for (std::filesystem::directory_iterator it(directory, error), end; !error && it != end;
+       it.increment(error)) {
+    const std::filesystem::path& sum = it->path();
+    if (!is_checksum_name(sum.filename().string())) continue;
+    std::filesystem::path library = sum;
+    library.replace_extension();  // talon-KEY.so.sum -> talon-KEY.so
+    std::error_code stat_error;
+    if (!std::filesystem::exists(library, stat_error) && !stat_error &&
+        it->last_write_time(stat_error) < before && !stat_error)
+      std::filesystem::remove(sum, stat_error);
   }
 }
 
@@ -41,6 +70,7 @@ std::vector<CacheEntry> list_cache_entries(const std::filesystem::path& director
     if (!is_entry_name(it->path().filename().string())) continue;
     std::error_code stat_error;
     CacheEntry entry{it->path(), it->file_size(stat_error), it->last_write_time(stat_error)};
+    entry.bytes += checksum_bytes(entry.path);
     if (!stat_error) entries.push_back(std::move(entry));  // else removed meanwhile
   }
   std::sort(entries.begin(), entries.end(),
@@ -83,16 +113,17 @@ RemovedEntries evict_least_recently_used(const std::filesystem::path& directory,
     if (total <= max_bytes) break;
     if (entry.path == keep || entry.last_used >= recent) continue;
     total -= entry.bytes;  // gone either way: removed here or by another process
-    remove_counted(entry.path, entry.bytes, removed);
+    remove_counted(entry, removed);
   }
+  remove_orphan_checksums(directory, FileClock::now() - kStaleBuildAge);
   return removed;
 }
 
 RemovedEntries clear_cache(const std::filesystem::path& directory) {
   RemovedEntries removed;
-  for (const CacheEntry& entry : list_cache_entries(directory))
-    remove_counted(entry.path, entry.bytes, removed);
+  for (const CacheEntry& entry : list_cache_entries(directory)) remove_counted(entry, removed);
   const auto stale = FileClock::now() - kStaleBuildAge;
+  remove_orphan_checksums(directory, stale);
   std::error_code error;
   for (std::filesystem::directory_iterator it(directory, error), end; !error && it != end;
        it.increment(error)) {

@@ -1,5 +1,7 @@
-// The kernel cache's entries (one talon-KEY.so per compiled unit): listing, the size cap
-// and least-recently-used eviction, clearing (`talon cache`).
+// The kernel cache's entries (one talon-KEY.so per compiled unit, with its checksum file
+// talon-KEY.so.sum: runtime/verified_entry.h): listing, the size cap and least-recently-used
+// eviction, clearing (`talon cache`). An entry's checksum file is counted, evicted and
+// cleared with its library, never as an entry of its own.
 //
 // Last use is the entry's modification time, set on every cache hit (access times are not
 // kept on noatime/relatime mounts). Removing an entry is safe for other processes: one that
@@ -19,8 +21,8 @@
 namespace talon::runtime {
 
 struct CacheEntry {
-  std::filesystem::path path;
-  std::uintmax_t bytes = 0;
+  std::filesystem::path path;  // the library
+  std::uintmax_t bytes = 0;    // the library's size and its checksum file's
   std::filesystem::file_time_type last_used;
 };
 
@@ -53,8 +55,9 @@ RemovedEntries evict_least_recently_used(const std::filesystem::path& directory,
                                          const std::filesystem::path& keep = {},
                                          std::chrono::seconds grace = kEvictionGrace);
 
-// Removes every entry, and build directories that interrupted compiles left behind (those
-// older than an hour: a younger one may belong to a compile still running).
+// Removes every entry, and build directories and checksum files without a library that
+// interrupted compiles left behind (those older than an hour: a younger one may belong to a
+// compile still running).
 RemovedEntries clear_cache(const std::filesystem::path& directory);
 
 }  // namespace talon::runtime

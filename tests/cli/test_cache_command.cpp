@@ -46,3 +46,22 @@ TEST_CASE("talon cache reports a malformed TALON_CACHE_MAX_MB") {
   CHECK(r.out.find("TALON_CACHE_MAX_MB='lots' is not a whole number of MiB; the default 1024 "
                    "MiB applies") != std::string::npos);
 }
+
+TEST_CASE("talon cache shows a checksum file as part of its library's entry") {
+  const IsolatedCache cache;
+  ::unsetenv("TALON_CACHE_MAX_MB");
+  std::ofstream(cache.dir / "talon-0123.so") << std::string(1024, 'x');
+  std::ofstream(cache.dir / "talon-0123.so.sum") << std::string(1024, 'x');
+
+  const CliResult list = run_talon("cache --list");
+  INFO(list.err);
+  REQUIRE(list.status == 0);
+  CHECK(list.out.find("2.0 KiB  talon-0123.so\n") != std::string::npos);
+  CHECK(list.out.find(".sum") == std::string::npos);
+  CHECK(list.out.find("1 entry, 2.0 KiB") != std::string::npos);
+
+  const CliResult clear = run_talon("cache --clear");
+  REQUIRE(clear.status == 0);
+  CHECK(clear.out.find("removed 1 entry (2.0 KiB)") != std::string::npos);
+  CHECK(std::filesystem::is_empty(cache.dir));
+}

@@ -10,6 +10,7 @@
 #include "codegen/temp_dir.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/kernel_cache_entries.h"
+#include "runtime/verified_entry.h"
 
 namespace talon {
 namespace {
@@ -106,6 +107,42 @@ TEST_CASE("clearing the cache removes entries and abandoned builds", "[runtime][
   CHECK(present(notes));
 }
 
+TEST_CASE("an entry's checksum file is counted, evicted and cleared with its library",
+          "[runtime][cache]") {
+  const codegen::TemporaryDirectory dir = scratch();
+  const auto old = make_entry(dir.path(), "talon-old.so", 1000, hours(3));
+  const auto old_sum = make_entry(dir.path(), "talon-old.so.sum", 80, hours(3));
+  const auto fresh = make_entry(dir.path(), "talon-new.so", 1000, hours(2));
+  const auto fresh_sum = make_entry(dir.path(), "talon-new.so.sum", 80, hours(2));
+  // Checksums whose library is gone: an old one is litter, a young one may belong to a
+  // library being renamed into place right now.
+  const auto orphan = make_entry(dir.path(), "talon-gone.so.sum", 80, hours(2));
+  const auto young_orphan = make_entry(dir.path(), "talon-coming.so.sum", 80, hours(0));
+  const std::vector<runtime::CacheEntry> entries = runtime::list_cache_entries(dir.path());
+  REQUIRE(entries.size() == 2);
+  CHECK(entries[0].bytes == 1080);
+  CHECK(runtime::total_bytes(entries) == 2160);
+
+  const runtime::RemovedEntries evicted = runtime::evict_least_recently_used(dir.path(), 1500);
+  CHECK(evicted.count == 1);
+  CHECK(evicted.bytes == 1080);
+  CHECK_FALSE(present(old));
+  CHECK_FALSE(present(old_sum));
+  CHECK(present(fresh));
+  CHECK(present(fresh_sum));
+  CHECK_FALSE(present(orphan));
+  CHECK(present(young_orphan));
+
+  make_entry(dir.path(), "talon-gone.so.sum", 80, hours(2));
+  const runtime::RemovedEntries cleared = runtime::clear_cache(dir.path());
+  CHECK(cleared.count == 1);
+  CHECK(cleared.bytes == 1080);
+  CHECK_FALSE(present(fresh));
+  CHECK_FALSE(present(fresh_sum));
+  CHECK_FALSE(present(orphan));
+  CHECK(present(young_orphan));
+}
+
 TEST_CASE("TALON_CACHE_MAX_MB sets the cap", "[runtime][cache]") {
   ::unsetenv("TALON_CACHE_MAX_MB");
   CHECK(*runtime::cache_size_limit() == runtime::kDefaultCacheMaxMegabytes << 20);
@@ -131,6 +168,7 @@ TEST_CASE("a build evicts old entries but keeps itself", "[runtime][cache]") {
   REQUIRE(built.ok());
   CHECK_FALSE(built->from_cache);
   CHECK(present(built->path));
+  CHECK(present(runtime::checksum_path(built->path)));
   CHECK_FALSE(present(old));
   // A hit marks the entry used.
   std::filesystem::last_write_time(built->path, FileClock::now() - hours(3));

@@ -1,0 +1,104 @@
+#include "runtime/verified_entry.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "runtime/sha256.h"
+
+namespace talon::runtime {
+namespace {
+
+constexpr const char* kChecksumSuffix = ".sum";
+
+Diagnostics entry_error(const std::filesystem::path& path, const std::string& message) {
+  Diagnostics d;
+  d.error({path.string(), 0}, "", message);
+  return d;
+}
+
+std::string format_checksum(const FileChecksum& sum) {
+  return std::to_string(sum.bytes) + " " + sum.sha256 + "\n";
+}
+
+std::optional<FileChecksum> read_checksum(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  FileChecksum sum;
+  if (!(in >> sum.bytes >> sum.sha256) || sum.sha256.size() != 64) return std::nullopt;
+  return sum;
+}
+
+bool write_checksum(const std::filesystem::path& path, const FileChecksum& sum) {
+  std::ofstream out(path, std::ios::binary);
+  out << format_checksum(sum);
+  out.close();
+  return static_cast<bool>(out);
+}
+
+std::string describe_mismatch(const FileChecksum& actual, const FileChecksum& expected) {
+  if (actual.bytes != expected.bytes)
+    return "it is " + std::to_string(actual.bytes) + " bytes long, not " +
+           std::to_string(expected.bytes);
+  return "its SHA-256 is " + actual.sha256 + ", not " + expected.sha256;
+}
+
+}  // namespace
+
+std::filesystem::path checksum_path(const std::filesystem::path& library) {
+  std::filesystem::path sum = library;
+  sum += kChecksumSuffix;
+  return sum;
+}
+
+bool is_checksum_name(const std::string& file_name) {
+  return file_name.starts_with("talon-") &&
+         file_name.ends_with(std::string(".so") + kChecksumSuffix);
+}
+
+Expected<FileChecksum> checksum_of_file(const std::filesystem::path& path) {
+  // read(), not a mapping: a file that shrinks while we read it ends early, never faults.
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return entry_error(path, "cannot open the file");
+  Sha256 hash;
+  FileChecksum sum;
+  std::string chunk(1 << 16, '\0');
+  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
+    const auto got = static_cast<std::size_t>(in.gcount());
+    hash.update(std::string_view(chunk.data(), got));
+    sum.bytes += got;
+  }
+  if (in.bad()) return entry_error(path, "cannot read the file");
+  sum.sha256 = hash.hex_digest();
+  return sum;
+}
+
+std::optional<std::string> entry_damage(const std::filesystem::path& library) {
+  // The checksum first: a writer renames it before the library, so a library we read after
+  // it is at least as new, and a mismatch between the two only costs a rebuild.
+  std::error_code error;
+  if (!std::filesystem::exists(library, error)) return "it is missing";
+  if (!std::filesystem::exists(checksum_path(library), error)) return "it has no checksum file";
+  const std::optional<FileChecksum> expected = read_checksum(checksum_path(library));
+  if (!expected) return "its checksum file is malformed";
+  const Expected<FileChecksum> actual = checksum_of_file(library);
+  if (!actual) return actual.diagnostics().items().front().message;
+  if (actual->bytes != expected->bytes || actual->sha256 != expected->sha256)
+    return describe_mismatch(*actual, *expected);
+  return std::nullopt;
+}
+
+Diagnostics publish_entry(const std::filesystem::path& built,
+                          const std::filesystem::path& library) {
+  const Expected<FileChecksum> sum = checksum_of_file(built);
+  if (!sum) return sum.diagnostics();
+  const std::filesystem::path staged_sum = checksum_path(built);
+  if (!write_checksum(staged_sum, *sum))
+    return entry_error(staged_sum, "cannot write the library's checksum");
+  std::error_code error;
+  std::filesystem::rename(staged_sum, checksum_path(library), error);
+  if (!error) std::filesystem::rename(built, library, error);
+  if (error)
+    return entry_error(library, "cannot move the library into the cache: " + error.message());
+  return {};
+}
+
+}  // namespace talon::runtime
