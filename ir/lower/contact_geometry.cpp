@@ -142,6 +142,33 @@ BoxDistance point_box(const GeomPose& box, const V3& p) {
   return {select(inside, deepest, out_dist), box.rot * normal_local};
 }
 
+// Signed distance from a point to a solid cylinder (radius R, half-length L along its z), and
+// the cylinder's outward normal there, as point_box with two directions instead of three:
+// radial (ρ, the offset from the axis) and axial (z). Outside: the distance to the clamped
+// point (ρ clamped to R, z to ±L), exact on the curved side, the flat ends and their rims.
+// Inside: the less-penetrated of the side and the nearer end.
+BoxDistance point_cylinder(const GeomPose& cyl, const V3& p) {
+  Graph& g = graph_of(cyl);
+  const V3 a = axis(cyl, 2);
+  const V3 offset = p - cyl.center;
+  const Expr z = dot(offset, a);
+  const V3 radial = offset - z * a;
+  const Expr rho = smooth_norm(radial, kNormEps);
+  const V3 radial_dir = (1.0 / rho) * radial;
+  const Expr radius = g.constant(cyl.size.x()), half = g.constant(cyl.size.y());
+  const Expr radial_excess = max(rho - radius, g.constant(0.0));
+  const Expr axial_excess = z - clamp(z, -half, half);
+  const Expr radial_depth = rho - radius, axial_depth = abs(z) - half;  // < 0 inside
+  const Expr deepest = max(radial_depth, axial_depth);
+  const Expr inside = le(deepest, g.constant(0.0));
+  const V3 excess = radial_excess * radial_dir + axial_excess * a;
+  const Expr out_dist = smooth_norm(excess, kNormEps);
+  const Expr side = le(axial_depth, radial_depth);  // inside: the side is the nearer surface
+  const V3 in_normal = side * radial_dir + ((1.0 - side) * sign_nonnegative(z)) * a;
+  const V3 out_normal = (1.0 / out_dist) * excess;
+  return {select(inside, deepest, out_dist), select(inside, in_normal, out_normal)};
+}
+
 // A box's 8 corners above a plane.
 std::vector<ContactPoint> plane_box(const GeomPose& plane, const GeomPose& box) {
   std::vector<ContactPoint> out;
@@ -206,10 +233,34 @@ std::vector<ContactPoint> box_cylinder(const GeomPose& box, const GeomPose& cyl)
   return {midway(rim, n, from_box.gap - support)};
 }
 
-ContactPoint sphere_box(const V3& p, double r, const GeomPose& box) {
-  const BoxDistance d = point_box(box, p);
-  // d.normal points from the box (second) to the sphere (first).
+// A sphere (centre p, radius r; first) against a solid whose distance from p is d (second).
+ContactPoint sphere_against(const V3& p, double r, const BoxDistance& d) {
+  // d.normal points from the solid (second) to the sphere (first).
   return {d.gap - r, p - (0.5 * (d.gap + r)) * d.normal, -d.normal};
+}
+
+ContactPoint sphere_box(const V3& p, double r, const GeomPose& box) {
+  return sphere_against(p, r, point_box(box, p));
+}
+
+ContactPoint sphere_cylinder(const V3& p, double r, const GeomPose& cyl) {
+  return sphere_against(p, r, point_cylinder(cyl, p));
+}
+
+// Three slots: the capsule's two end spheres (a capsule lying on a flat end or along the
+// curved side touches along a line, and two points carry it) and the sphere at the capsule
+// axis' point closest to the cylinder's axis segment (where crossing capsules and cylinders
+// touch, which neither end sees).
+std::vector<ContactPoint> capsule_cylinder(const GeomPose& capsule, const GeomPose& cyl) {
+  const double r = capsule.size.x();
+  std::vector<ContactPoint> out;
+  for (double sign : {-1.0, 1.0})
+    out.push_back(sphere_cylinder(segment_end(capsule, sign), r, cyl));
+  const V3 on_capsule = closest_segment_points(capsule.center, capsule.size.y() * axis(capsule, 2),
+                                               cyl.center, cyl.size.y() * axis(cyl, 2))
+                            .first;
+  out.push_back(sphere_cylinder(on_capsule, r, cyl));
+  return out;
 }
 
 // A capsule as the two spheres at its segment's ends, each collided by `collide(centre, r)`.
@@ -248,6 +299,8 @@ int contact_slot_count(GeomType a, GeomType b) {
   if (a == T::Capsule && b == T::Box) return 2;
   if (a == T::Box && b == T::Box) return kBoxBoxSlots;
   if (a == T::Box && b == T::Cylinder) return 1;
+  if (a == T::Sphere && b == T::Cylinder) return 1;
+  if (a == T::Capsule && b == T::Cylinder) return 3;
   return 0;
 }
 
@@ -257,6 +310,8 @@ std::string contact_slot_kind(GeomType a, GeomType b, int slot) {
   if (n <= 1) return kind;
   if (a == GeomType::Box && b == GeomType::Box) return kind + " " + box_box_slot_kind(slot);
   if (b == GeomType::Box && a != GeomType::Capsule) return kind + " corner " + std::to_string(slot);
+  if (a == GeomType::Capsule && b == GeomType::Cylinder)
+    return kind + (slot < 2 ? " end " + std::to_string(slot) : std::string(" closest"));
   if (b == GeomType::Cylinder) return kind + " rim " + std::to_string(slot);
   return kind + " end " + std::to_string(slot);
 }
@@ -282,7 +337,9 @@ std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b) {
     if (b.type == T::Capsule)
       return {sphere_sphere(a.center, a.size.x(), closest_on_segment(b, a.center), b.size.x())};
     if (b.type == T::Box) return {sphere_box(a.center, a.size.x(), b)};
+    if (b.type == T::Cylinder) return {sphere_cylinder(a.center, a.size.x(), b)};
   }
+  if (a.type == T::Capsule && b.type == T::Cylinder) return capsule_cylinder(a, b);
   if (a.type == T::Capsule && b.type == T::Capsule) {
     const auto [pa, pb] = closest_segment_points(a.center, a.size.y() * axis(a, 2), b.center,
                                                  b.size.y() * axis(b, 2));

@@ -10,8 +10,10 @@
 //   sphere–capsule 1, capsule–capsule 1 (closest points of the segments), sphere–box 1,
 //   capsule–box 2 (end spheres), box–box 9 (separating axes: up to 8 vertices of the
 //   incident face clipped to the reference face, or one edge–edge point; see box_box.h),
-//   box–cylinder 1 (the rim point of one circle towards the box, as against a plane).
-// Other pairs (cylinder with sphere, capsule or cylinder; ellipsoids; meshes) have none.
+//   box–cylinder 1 (the rim point of one circle towards the box, as against a plane),
+//   sphere–cylinder 1 (exact point–cylinder distance), capsule–cylinder 3 (end spheres and
+//   the sphere closest to the cylinder's axis).
+// Other pairs (cylinder–cylinder; ellipsoids; meshes) have none.
 #pragma once
 
 #include <string>

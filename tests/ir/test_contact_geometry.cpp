@@ -468,8 +468,91 @@ TEST_CASE("contact geometry: box-cylinder rim points against a box face and edge
   check_vec(beside[0].normal, Vec3::UnitY());
 }
 
+// Distance from p to a solid cylinder (axis z in its frame, radius r, half-length l) by brute
+// force: the nearest of dense samples of its side, its two end discs and its rims. Independent
+// of the symbolic closed form; accurate to about the sample spacing.
+double sampled_cylinder_distance(const Vec3& p_local, double r, double l) {
+  double best = INFINITY;
+  const int n = 720;
+  for (int i = 0; i < n; ++i) {
+    const double angle = 2 * M_PI * i / n;
+    const Vec3 dir(std::cos(angle), std::sin(angle), 0);
+    for (int j = 0; j <= 200; ++j) {
+      const double t = -1 + 2.0 * j / 200;
+      best = std::min(best, (p_local - Vec3(r * dir.x(), r * dir.y(), t * l)).norm());
+      for (double end : {-l, l})
+        best = std::min(
+            best,
+            (p_local - Vec3(0.5 * (t + 1) * r * dir.x(), 0.5 * (t + 1) * r * dir.y(), end)).norm());
+    }
+  }
+  return best;
+}
+
+TEST_CASE("contact geometry: sphere-cylinder against the side, an end, a rim and inside") {
+  // Cylinder radius 0.5, half-length 1 along world z at the origin; sphere radius 0.2.
+  const Vec3 size(0.5, 1, 0);
+  struct Case {
+    Vec3 centre;
+    double gap;
+    Vec3 normal;  // from the sphere to the cylinder
+  };
+  const Case cases[] = {
+      {{1, 0, 0.3}, 0.3, {-1, 0, 0}},         // beside the curved side
+      {{0.2, 0.1, 1.5}, 0.3, {0, 0, -1}},     // above the top disc
+      {{0.8, 0, 1.4}, 0.3, {-0.6, 0, -0.8}},  // beyond the rim: 0.5 from (0.5, 0, 1)
+      {{0.45, 0, 0}, -0.25, {-1, 0, 0}},      // centre inside, nearer the side
+      {{0, 0.1, -0.9}, -0.3, {0, 0, 1}},      // centre inside, nearer the bottom disc
+  };
+  for (const Case& c : cases) {
+    INFO("sphere at " << c.centre.transpose());
+    Scene s;
+    const auto slots = s.slots(s.geom(GeomType::Sphere, {0.2, 0, 0}, c.centre),
+                               s.geom(GeomType::Cylinder, size, Vec3::Zero()));
+    REQUIRE(slots.size() == 1);
+    CHECK_THAT(slots[0].gap, WithinAbs(c.gap, 1e-12));
+    check_vec(slots[0].normal, c.normal);
+    // The point is midway between the two surfaces along the normal.
+    check_vec(slots[0].point, c.centre + (0.2 + 0.5 * c.gap) * c.normal);
+  }
+  SECTION("turned and moved, outside: the gap is the sampled distance minus the radius") {
+    const Quat turn = about({1, 2, 3}, 0.7);
+    const Vec3 where(0.3, -0.2, 0.1);
+    for (const Vec3& local : {Vec3(0.9, 0.4, 0.2), Vec3(-0.3, 0.6, 1.3), Vec3(0.7, -0.2, -1.25)}) {
+      INFO("local " << local.transpose());
+      Scene s;
+      const auto slots = s.slots(s.geom(GeomType::Sphere, {0.2, 0, 0}, where + turn * local),
+                                 s.geom(GeomType::Cylinder, size, where, turn));
+      CHECK_THAT(slots[0].gap, WithinAbs(sampled_cylinder_distance(local, 0.5, 1) - 0.2, 2e-3));
+    }
+  }
+}
+
+TEST_CASE("contact geometry: capsule-cylinder ends and the point over the axis") {
+  // A wheel lying along world x (radius 0.3, half-length 0.5); a capsule (radius 0.05,
+  // half-length 0.4) along y crossing above its middle: only the closest slot touches.
+  const Quat along_x = about(Vec3::UnitY(), M_PI / 2), along_y = about(Vec3::UnitX(), M_PI / 2);
+  Scene s;
+  const auto crossing = s.slots(s.geom(GeomType::Capsule, {0.05, 0.4, 0}, {0.1, 0, 0.45}, along_y),
+                                s.geom(GeomType::Cylinder, {0.3, 0.5, 0}, Vec3::Zero(), along_x));
+  REQUIRE(crossing.size() == 3);
+  CHECK_THAT(crossing[2].gap, WithinAbs(0.1, 1e-12));
+  check_vec(crossing[2].normal, {0, 0, -1});
+  const double end_gap = std::hypot(0.4, 0.45) - 0.3 - 0.05;
+  CHECK_THAT(crossing[0].gap, WithinAbs(end_gap, 1e-12));
+  CHECK_THAT(crossing[1].gap, WithinAbs(end_gap, 1e-12));
+  // Lying along the top of an upright cylinder's disc: both ends and the middle touch.
+  Scene s2;
+  const auto lying = s2.slots(s2.geom(GeomType::Capsule, {0.05, 0.2, 0}, {0, 0, 1.04}, along_y),
+                              s2.geom(GeomType::Cylinder, {0.5, 1, 0}, Vec3::Zero()));
+  for (const auto& slot : lying) {
+    CHECK_THAT(slot.gap, WithinAbs(-0.01, 1e-12));
+    check_vec(slot.normal, {0, 0, -1});
+  }
+  CHECK(contact_slot_kind(GeomType::Capsule, GeomType::Cylinder, 2) == "capsule-cylinder closest");
+}
+
 TEST_CASE("contact geometry: pairs without a collider have no slots") {
-  CHECK(contact_slot_count(GeomType::Sphere, GeomType::Cylinder) == 0);
   CHECK(contact_slot_count(GeomType::Cylinder, GeomType::Cylinder) == 0);
   CHECK(contact_slot_count(GeomType::Plane, GeomType::Mesh) == 0);
   CHECK(canonical_pair_order(GeomType::Plane, GeomType::Box));
