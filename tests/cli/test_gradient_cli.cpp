@@ -1,6 +1,8 @@
 // `talon gradient`: a pushed cart whose gradient is known in closed form, and its errors.
 #include <catch2/catch.hpp>
 
+#include <iomanip>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -93,8 +95,27 @@ TEST_CASE("gradcheck --steps: a rollout's adjoint against finite differences of 
     CHECK(json_number(r.out, "max_rel_error") < 1e-4);
     CHECK(json_number(r.out, "cosine") > 0.9999);
     CHECK(json_number(r.out, "compared") >= 3);
+    CHECK(json_number(r.out, "tolerance") == 1e-2);  // the default
   }
   // Without --kernels or --steps there is nothing to check: a usage error.
   CHECK(run_talon("gradcheck " + files.model).status == 2);
 }
 
+// Exit status 1 when the worst relative error exceeds the tolerance: a tolerance of half the
+// error this check measures fails it.
+TEST_CASE("gradcheck --steps exits 1 above its tolerance") {
+  const CartFiles files;
+  const std::string run =
+      "gradcheck " + files.model + " --ctrl " + files.ctrl + " --steps 3 --dt 0.1 --json";
+  const CliResult passing = run_talon(run);
+  INFO(passing.err);
+  REQUIRE(passing.status == 0);
+  const double error = json_number(passing.out, "max_rel_error");
+  REQUIRE(error > 0);  // rounding alone leaves differences off the adjoint
+  std::ostringstream half;
+  half << std::scientific << std::setprecision(3) << error / 2;
+  const CliResult failing = run_talon(run + " --tolerance " + half.str());
+  INFO(failing.err);
+  CHECK(failing.status == 1);
+  CHECK(failing.out.find("\"passed\":false") != std::string::npos);
+}
