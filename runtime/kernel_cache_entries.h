@@ -30,8 +30,9 @@ struct CacheEntry {
 std::vector<CacheEntry> list_cache_entries(const std::filesystem::path& directory);
 std::uintmax_t total_bytes(const std::vector<CacheEntry>& entries);
 
-// The size cap when TALON_CACHE_MAX_MB is not set: entries measure 40 KB (a sphere) to
-// 5 MB (a wheeled robot with contacts), so hundreds of models fit.
+// The size cap when TALON_CACHE_MAX_MB is not set: entries measure 36 KiB (a sphere) to
+// 1.7 MiB (a wheeled robot with contacts and its backward step; bench/RESULTS.md), so
+// hundreds of models fit.
 constexpr std::uintmax_t kDefaultCacheMaxMegabytes = 1024;
 // TALON_CACHE_MAX_MB MiB (0: keep only what is in use), else the default; an error for a
 // value that is not a whole number.

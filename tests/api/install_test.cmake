@@ -26,10 +26,40 @@ function(check_host_output program)
   endforeach()
 endfunction()
 
+# Fails unless every RUNPATH entry of the installed binary `file` is a directory holding a
+# library it needs (cmake/talon_install_rpath.cmake): the build's link directories (LLVM's
+# lib/, the CUDA toolkit's) must not follow the library into an install that does not use them.
+function(check_runpath file)
+  run(readelf -d ${file})
+  string(REGEX MATCHALL "Shared library: \\[[^]\n]+\\]" needed "${output}")
+  string(REGEX REPLACE "Shared library: \\[([^]\n]+)\\]" "\\1" needed "${needed}")
+  set(runpath)
+  if(output MATCHES "(RUNPATH|RPATH)\\)[^[]*\\[([^]\n]*)\\]")
+    string(REPLACE ":" ";" runpath "${CMAKE_MATCH_2}")
+  endif()
+  get_filename_component(origin ${file} DIRECTORY)
+  foreach(dir IN LISTS runpath)
+    string(REPLACE "$ORIGIN" "${origin}" dir "${dir}")
+    set(used FALSE)
+    foreach(library IN LISTS needed)
+      if(EXISTS ${dir}/${library})
+        set(used TRUE)
+      endif()
+    endforeach()
+    if(NOT used)
+      message(FATAL_ERROR "${file}: RUNPATH entry '${dir}' holds none of its libraries: ${needed}")
+    endif()
+  endforeach()
+endfunction()
+
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/moved_prefix)
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
 file(RENAME ${WORK_DIR}/prefix ${prefix})
+
+file(GLOB_RECURSE installed_library ${prefix}/*/libtalon.so)
+check_runpath(${installed_library})
+check_runpath(${prefix}/bin/talon)
 
 # Nothing installed may point back into the source or build tree.
 file(GLOB_RECURSE package_files ${prefix}/*.cmake ${prefix}/*.pc ${prefix}/include/*)

@@ -5,7 +5,6 @@
 #include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 
@@ -74,28 +73,18 @@ TEST_CASE("the API with default options and talon simulate share a cache entry",
 TEST_CASE("the API with gradients and talon gradient share a cache entry", "[api][cache]") {
   const FreshCache cache("gradient-cache-key");
   // A pushed cart: the smallest model with a control, which `talon gradient` needs.
-  std::ofstream(cache.path() / "cart.xml") << R"(<mujoco model="cart">
-  <worldbody>
-    <body name="cart">
-      <joint name="slide" type="slide" axis="1 0 0"/>
-      <geom type="box" size="0.1 0.1 0.1" mass="1" contype="0" conaffinity="0"/>
-    </body>
-  </worldbody>
-  <actuator><motor name="push" joint="slide"/></actuator>
-</mujoco>)";
-  std::ofstream(cache.path() / "push.csv") << "push\n1\n";
+  const std::string cart = TALON_TEST_DATA_DIR "/scenes/pushed_cart.xml";
+  const std::string push = TALON_TEST_DATA_DIR "/scenes/pushed_cart.csv";
   api::Options options;
   options.cache_directory = cache.path().string();
   options.gradients = true;
-  api::Result<api::Simulator> sim =
-      api::Simulator::load((cache.path() / "cart.xml").string(), options);
+  api::Result<api::Simulator> sim = api::Simulator::load(cart, options);
   INFO(sim.error().message);
   REQUIRE(sim.ok());
   REQUIRE(cache.libraries() == 1);
 
-  const std::string dir = cache.path().string();
-  const CliResult run = run_talon("gradient " + dir + "/cart.xml --ctrl " + dir +
-                                  "/push.csv --steps 2 --loss final-pos:cart:x --json");
+  const CliResult run = run_talon("gradient " + cart + " --ctrl " + push +
+                                  " --steps 2 --loss final-pos:cart:x --json");
   INFO(run.err);
   REQUIRE(run.status == 0);
   CHECK(cache.libraries() == 1);  // the command compiled nothing new

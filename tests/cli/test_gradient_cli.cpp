@@ -1,38 +1,20 @@
 // `talon gradient`: a pushed cart whose gradient is known in closed form, and its errors.
 #include <catch2/catch.hpp>
 
-#include <filesystem>
-#include <fstream>
+#include <iomanip>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "cli/run_cli.h"
 
 namespace {
 
-// A 2 kg cart on a frictionless slide along x, pushed by a motor (force = ctrl).
-const char* const kCart = R"(<mujoco model="cart">
-  <option gravity="0 0 -9.81"/>
-  <worldbody>
-    <body name="cart">
-      <joint name="slide" type="slide" axis="1 0 0"/>
-      <geom type="box" size="0.1 0.1 0.1" mass="2" contype="0" conaffinity="0"/>
-    </body>
-  </worldbody>
-  <actuator><motor name="push" joint="slide"/></actuator>
-</mujoco>)";
-
+// A 2 kg cart on a frictionless slide along x, pushed by a motor (force = ctrl) with 1, 2
+// and 3 N (tests/data/scenes/pushed_cart.xml, shared with tests/api/test_cache_key.cpp).
 struct CartFiles {
-  std::filesystem::path dir, model, ctrl;
-  CartFiles() {
-    dir = std::filesystem::temp_directory_path() /
-          ("talon_gradient_cli_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    model = dir / "cart.xml";
-    ctrl = dir / "push.csv";
-    std::ofstream(model) << kCart;
-    std::ofstream(ctrl) << "push\n1\n2\n3\n";
-  }
-  ~CartFiles() { std::filesystem::remove_all(dir); }
+  std::string model = TALON_TEST_DATA_DIR "/scenes/pushed_cart.xml";
+  std::string ctrl = TALON_TEST_DATA_DIR "/scenes/pushed_cart.csv";
 };
 
 // The numbers of the JSON array of arrays after "key":.
@@ -44,9 +26,12 @@ std::vector<double> json_rows(const std::string& json, const std::string& key) {
   int depth = 1;
   while (at < json.size() && depth > 0) {
     const char c = json[at];
-    if (c == '[') ++depth, ++at;
-    else if (c == ']') --depth, ++at;
-    else if (c == ',' || c == ' ') ++at;
+    if (c == '[')
+      ++depth, ++at;
+    else if (c == ']')
+      --depth, ++at;
+    else if (c == ',' || c == ' ')
+      ++at;
     else {
       std::size_t used = 0;
       out.push_back(std::stod(json.substr(at), &used));
@@ -60,9 +45,9 @@ std::vector<double> json_rows(const std::string& json, const std::string& key) {
 
 TEST_CASE("gradient: a pushed cart's final x has dx/dF_j = h^2 (H - j) / m") {
   const CartFiles files;
-  const CliResult r = run_talon("gradient " + files.model.string() + " --ctrl " +
-                                files.ctrl.string() + " --steps 3 --dt 0.1 " +
-                                "--loss final-pos:cart:x --wrt controls --wrt params --json");
+  const CliResult r =
+      run_talon("gradient " + files.model + " --ctrl " + files.ctrl + " --steps 3 --dt 0.1 " +
+                "--loss final-pos:cart:x --wrt controls --wrt params --json");
   INFO(r.err);
   REQUIRE(r.status == 0);
   // Backward Euler: v_k = v_{k−1} + h F_{k−1}/m, x_3 = h (v_1 + v_2 + v_3).
@@ -80,8 +65,7 @@ TEST_CASE("gradient: a pushed cart's final x has dx/dF_j = h^2 (H - j) / m") {
 
 TEST_CASE("gradient: bad losses and missing files are clear errors") {
   const CartFiles files;
-  const std::string base =
-      "gradient " + files.model.string() + " --ctrl " + files.ctrl.string() + " --steps 2 ";
+  const std::string base = "gradient " + files.model + " --ctrl " + files.ctrl + " --steps 2 ";
   const CliResult unknown = run_talon(base + "--loss final-pos:wagon:x");
   CHECK(unknown.status == 2);
   CHECK(unknown.err.find("no simulated body 'wagon' (the model's: cart)") != std::string::npos);
@@ -91,7 +75,7 @@ TEST_CASE("gradient: bad losses and missing files are clear errors") {
   const CliResult kind = run_talon(base + "--loss speed:cart");
   CHECK(kind.status == 2);
   CHECK(kind.err.find("expected final-pos:BODY:x") != std::string::npos);
-  const CliResult missing = run_talon("gradient " + files.model.string() +
+  const CliResult missing = run_talon("gradient " + files.model +
                                       " --ctrl /nonexistent.csv --steps 2 --loss final-pos:cart:x");
   CHECK(missing.status == 1);
   CHECK(missing.err.find("/nonexistent.csv") != std::string::npos);
@@ -103,16 +87,35 @@ TEST_CASE("gradcheck --steps: a rollout's adjoint against finite differences of 
   const CartFiles files;
   for (const char* wrt : {"controls", "params", "initial-state"}) {
     INFO(wrt);
-    const CliResult r = run_talon("gradcheck " + files.model.string() + " --ctrl " +
-                                  files.ctrl.string() + " --steps 3 --dt 0.1 --wrt " + wrt +
-                                  " --json");
+    const CliResult r = run_talon("gradcheck " + files.model + " --ctrl " + files.ctrl +
+                                  " --steps 3 --dt 0.1 --wrt " + wrt + " --json");
     INFO(r.err);
     CHECK(r.status == 0);
     CHECK(r.out.find("\"passed\":true") != std::string::npos);
     CHECK(json_number(r.out, "max_rel_error") < 1e-4);
     CHECK(json_number(r.out, "cosine") > 0.9999);
     CHECK(json_number(r.out, "compared") >= 3);
+    CHECK(json_number(r.out, "tolerance") == 1e-2);  // the default
   }
   // Without --kernels or --steps there is nothing to check: a usage error.
-  CHECK(run_talon("gradcheck " + files.model.string()).status == 2);
+  CHECK(run_talon("gradcheck " + files.model).status == 2);
+}
+
+// Exit status 1 when the worst relative error exceeds the tolerance: a tolerance of half the
+// error this check measures fails it.
+TEST_CASE("gradcheck --steps exits 1 above its tolerance") {
+  const CartFiles files;
+  const std::string run =
+      "gradcheck " + files.model + " --ctrl " + files.ctrl + " --steps 3 --dt 0.1 --json";
+  const CliResult passing = run_talon(run);
+  INFO(passing.err);
+  REQUIRE(passing.status == 0);
+  const double error = json_number(passing.out, "max_rel_error");
+  REQUIRE(error > 0);  // rounding alone leaves differences off the adjoint
+  std::ostringstream half;
+  half << std::scientific << std::setprecision(3) << error / 2;
+  const CliResult failing = run_talon(run + " --tolerance " + half.str());
+  INFO(failing.err);
+  CHECK(failing.status == 1);
+  CHECK(failing.out.find("\"passed\":false") != std::string::npos);
 }

@@ -33,6 +33,14 @@ const char* const kCartPole = R"(
   <actuator><motor name="push" joint="slider" gear="1"/></actuator>
 </mujoco>)";
 
+// The bytes a tape's arrays hold.
+std::size_t stored_bytes(const RolloutTape& tape) {
+  const std::size_t doubles = tape.q.size() + tape.u.size() + tape.warm.size() +
+                              tape.final_q.size() + tape.final_u.size() + tape.ctrl.size() +
+                              tape.params.size();
+  return doubles * sizeof(double) + tape.status.size() + tape.step_status.size();
+}
+
 }  // namespace
 
 TEST_CASE("gradients: a box sliding the whole rollout, and sliding then sticking",
@@ -95,7 +103,7 @@ TEST_CASE("gradients: cart-pole over 50 steps, to 1e-6", "[gradients]") {
     r.wu.assign(12, 0.0), r.wu[6] = 1, r.wu[8] = 0.5;
   }
   const testing::Comparison c = testing::compare_gradients(sim, r, inputs);
-  // The README's "~1e-6" where the forward is smooth. Measured (TALON_TEST_VERBOSE=1): at
+  // docs/cli.md's "~1e-6" where the forward is smooth. Measured (TALON_TEST_VERBOSE=1): at
   // most 4.2e-7 over both steps and losses.
   CHECK(c.max_relative_error(1e-3) < 1e-6);
   CHECK(c.cosine() > 1 - kCosineGap);
@@ -171,7 +179,7 @@ TEST_CASE("gradients: the wheeled robot crossing the obstacle, 60 steps at h = 0
     for (int a = 0; a < 2; ++a) inputs.push_back({Input::Ctrl, a, k});
   const testing::Comparison c = testing::compare_gradients(sim, r, inputs);
   CHECK(c.loss > 1.5);  // x + y/2 of the chassis: it did cross the obstacle (x = 0.85 ... 1.15)
-  // The README's "agree to 6 digits". Measured: 2.0e-7.
+  // docs/status.md's "agree to 6 digits". Measured: 2.0e-7.
   CHECK(c.max_relative_error(1e-3) < 1e-6);
   CHECK(c.cosine() > 1 - kCosineGap);
 }
@@ -188,6 +196,12 @@ TEST_CASE("gradients: the tape of a 60-step rollout of the wheeled robot stays u
   const RolloutTape full = sim.record_rollout(w, 0.1, 60, controls);
   INFO("bytes per world " << full.bytes_per_world());
   CHECK(full.bytes_per_world() < 100'000);
+  // O(1) memory per step (README): every 20 steps add the same storage to the tape, however
+  // many Newton iterations they took (no tape of the iterations).
+  runtime::WorldBatch w20 = sim.make_worlds(1), w40 = sim.make_worlds(1);
+  const std::size_t bytes20 = stored_bytes(sim.record_rollout(w20, 0.1, 20, controls));
+  const std::size_t bytes40 = stored_bytes(sim.record_rollout(w40, 0.1, 40, controls));
+  CHECK(bytes40 - bytes20 == stored_bytes(full) - bytes40);
   // Checkpointing every 8th state: a smaller tape, the same gradients (the stretches are
   // recomputed with the warm starts they had, so bit for bit the same steps).
   runtime::WorldBatch w2 = sim.make_worlds(1);

@@ -422,6 +422,23 @@ TEST_CASE("contact geometry: box-box slot kinds") {
   CHECK(contact_slot_kind(GeomType::Box, GeomType::Box, 8) == "box-box edge-edge");
 }
 
+// docs/status.md's slot counts: plane-box 8 corners, box-box 9, one or two for the sphere,
+// capsule and cylinder pairs (two for a capsule's end spheres against a plane or a box).
+TEST_CASE("contact geometry: a fixed number of slots per geom pair") {
+  using T = GeomType;
+  CHECK(contact_slot_count(T::Plane, T::Box) == 8);
+  CHECK(contact_slot_count(T::Box, T::Box) == 9);
+  CHECK(contact_slot_count(T::Plane, T::Sphere) == 1);
+  CHECK(contact_slot_count(T::Plane, T::Capsule) == 2);
+  CHECK(contact_slot_count(T::Plane, T::Cylinder) == 1);
+  CHECK(contact_slot_count(T::Sphere, T::Sphere) == 1);
+  CHECK(contact_slot_count(T::Sphere, T::Capsule) == 1);
+  CHECK(contact_slot_count(T::Sphere, T::Box) == 1);
+  CHECK(contact_slot_count(T::Capsule, T::Capsule) == 1);
+  CHECK(contact_slot_count(T::Capsule, T::Box) == 2);
+  CHECK(contact_slot_count(T::Box, T::Cylinder) == 1);
+}
+
 TEST_CASE("contact geometry: box-cylinder rim points against a box face and edge") {
   Scene s;
   const GeomPose box = s.geom(GeomType::Box, {0.15, 0.5, 0.02}, {1, 0, 0.02});

@@ -273,6 +273,12 @@ Outcome compare_file(const std::string& path, bool talon_must_load) {
 
 }  // namespace
 
+// docs/status.md names the oracle's version: the library these tests load must be it.
+TEST_CASE("the oracle is MuJoCo 2.2.2", "[mujoco]") {
+  CHECK(mjVERSION_HEADER == 222);
+  CHECK(mj_version() == 222);
+}
+
 TEST_CASE("MJCF reader agrees with MuJoCo 2.2.2 on its sample models", "[mujoco][mjcf]") {
   INFO("the MuJoCo samples (package libmujoco-samples) must be installed at " << kSampleDir);
   REQUIRE(fs::is_directory(kSampleDir));

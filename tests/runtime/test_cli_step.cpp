@@ -46,6 +46,18 @@ std::vector<std::vector<double>> read_csv_numbers(const std::string& text, bool 
   return rows;
 }
 
+// The numbers of the first array after "key": in a JSON text.
+std::vector<double> json_array(const std::string& json, const std::string& key) {
+  const std::size_t at = json.find("\"" + key + "\":[");
+  if (at == std::string::npos) return {};
+  const std::size_t begin = json.find('[', at) + 1;
+  std::vector<double> numbers;
+  std::istringstream fields(json.substr(begin, json.find(']', begin) - begin));
+  std::string field;
+  while (std::getline(fields, field, ',')) numbers.push_back(std::stod(field));
+  return numbers;
+}
+
 }  // namespace
 
 TEST_CASE("talon simulate reports the run as JSON", "[runtime][cli]") {
@@ -73,6 +85,31 @@ TEST_CASE("talon simulate reports the run as JSON", "[runtime][cli]") {
   CHECK(r.out.find("\"bodies\":[{\"name\":\"box\",\"pos\":[0.3") != std::string::npos);
   CHECK(r.out.find("\"joints\":[{\"name\":\"box_free\",\"type\":\"free\",\"qpos\":[0.3") !=
         std::string::npos);
+}
+
+// The README's position conventions: --out's CSV (the state layout) holds each body's centre
+// of mass, --json gives the frame origin as pos and the centre of mass as com. The double
+// pendulum's first link hangs from its frame origin at z = 2 m with its centre of mass
+// 0.25 m below it, and stays there for one step.
+TEST_CASE("simulate: --out and com are centres of mass, pos the frame origin", "[runtime][cli]") {
+  ::setenv("TALON_CACHE_DIR", testing::test_cache_directory().c_str(), 1);
+  codegen::TemporaryDirectory dir = scratch();
+  const std::string csv = (dir.path() / "pendulum.csv").string();
+  const CliResult r =
+      simulate(model_path("double_pendulum.urdf") + " --steps 1 --json --out " + csv);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  REQUIRE(r.out.find("\"bodies\":[{\"name\":\"link1\"") != std::string::npos);
+  const std::vector<double> pos = json_array(r.out, "pos"), com = json_array(r.out, "com");
+  REQUIRE(pos.size() == 3);
+  REQUIRE(com.size() == 3);
+  CHECK(pos[2] == Approx(2).margin(1e-6));
+  CHECK(com[2] == Approx(1.75).margin(1e-6));
+  const std::string text = slurp(csv);
+  CHECK(text.rfind("step,time,link1.x,link1.y,link1.z,", 0) == 0);
+  const auto rows = read_csv_numbers(text, true);
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0][2 + 2] == Approx(com[2]).margin(1e-12));  // step, time, then link1's x, y, z
 }
 
 TEST_CASE("talon simulate --trace-step prints the Newton iterates of one step", "[runtime][cli]") {

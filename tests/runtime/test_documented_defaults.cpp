@@ -1,13 +1,16 @@
-// The defaults README.md and docs/design.md state, asserted where they are defined: a change
-// of a default fails here until the documentation says the new value (issue #18: every
-// number in the README is asserted by a test or points to bench/RESULTS.md).
+// The defaults README.md and docs/ (solver_options.md, cli.md, design.md) state, asserted where
+// they are defined: a change of a default fails here until the documentation says the new
+// value (issue #18: every number in the README is asserted by a test or points to
+// bench/RESULTS.md).
 #include <catch2/catch.hpp>
 
+#include "ir/lower/gradcheck.h"
+#include "runtime/kernel_cache_entries.h"
 #include "runtime/runtime_fixtures.h"
 
 namespace talon {
 
-TEST_CASE("the solver defaults are the README's", "[runtime][docs]") {
+TEST_CASE("the solver defaults are docs/solver_options.md's", "[runtime][docs]") {
   const codegen::SolverOptions solver;
   CHECK(solver.newton_iterations == 16);
   CHECK(solver.pcr_iterations == 64);
@@ -23,12 +26,22 @@ TEST_CASE("the solver defaults are the README's", "[runtime][docs]") {
   CHECK(gradient.pcr_iterations == 64);
 }
 
-TEST_CASE("the compliances are the README's and docs/design.md's", "[runtime][docs]") {
+TEST_CASE("the compliances are docs/solver_options.md's and docs/design.md's", "[runtime][docs]") {
   const ir::LowerOptions lower = default_lower_options();
   CHECK(lower.contact_compliance == 1e-4);
   CHECK(lower.limit_compliance == 1e-4);
   CHECK(lower.friction_compliance == 1e-6);
   CHECK(lower.joint_compliance == 0);
+}
+
+TEST_CASE("the kernel cache's cap and grace are docs/cli.md's", "[runtime][docs][cache]") {
+  CHECK(runtime::kDefaultCacheMaxMegabytes == 1024);  // 1 GiB
+  CHECK(runtime::kEvictionGrace == std::chrono::minutes(1));
+}
+
+TEST_CASE("gradcheck --kernels compares entries as docs/cli.md says", "[runtime][docs]") {
+  const ir::GradcheckOptions gradcheck;
+  CHECK(gradcheck.floor_fraction == 1e-3);  // "1e-3 of the largest entry of its column"
 }
 
 }  // namespace talon
