@@ -423,7 +423,8 @@ TEST_CASE("contact geometry: box-box slot kinds") {
 }
 
 // docs/status.md's slot counts: plane-box 8 corners, box-box 9, one or two for the sphere,
-// capsule and cylinder pairs (two for a capsule's end spheres against a plane or a box).
+// capsule and cylinder pairs (two for a capsule's end spheres against a plane or a box),
+// three for capsule-cylinder, none for cylinder-cylinder.
 TEST_CASE("contact geometry: a fixed number of slots per geom pair") {
   using T = GeomType;
   CHECK(contact_slot_count(T::Plane, T::Box) == 8);
@@ -437,6 +438,9 @@ TEST_CASE("contact geometry: a fixed number of slots per geom pair") {
   CHECK(contact_slot_count(T::Capsule, T::Capsule) == 1);
   CHECK(contact_slot_count(T::Capsule, T::Box) == 2);
   CHECK(contact_slot_count(T::Box, T::Cylinder) == 1);
+  CHECK(contact_slot_count(T::Sphere, T::Cylinder) == 1);
+  CHECK(contact_slot_count(T::Capsule, T::Cylinder) == 3);
+  CHECK(contact_slot_count(T::Cylinder, T::Cylinder) == 0);
 }
 
 TEST_CASE("contact geometry: box-cylinder rim points against a box face and edge") {
