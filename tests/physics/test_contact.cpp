@@ -273,3 +273,32 @@ TEST_CASE("three boxes stacked askew rest on each other at h = 0.1", "[physics][
 }
 
 }  // namespace talon
+
+namespace talon {
+
+// The cylinder colliders (ir/lower/contact_geometry.h): a ball on an upright post's top disc,
+// and a capsule lying across two horizontal rollers (a log on two rails) touching each at
+// the capsule's point over the roller's axis. Both rest where the geometry puts them.
+TEST_CASE("a ball rests on a post and a capsule across two rollers", "[physics][contact]") {
+  const Simulator sim = testing::make_simulator(testing::model_from_mjcf(R"(
+<mujoco model="cylinder_pairs">
+  <worldbody>
+    <geom name="post" type="cylinder" size="0.2 0.1" pos="0 0 0.1"/>
+    <geom name="roller_a" type="cylinder" size="0.1 0.3" pos="1 -0.15 0.1" euler="0 90 0"/>
+    <geom name="roller_b" type="cylinder" size="0.1 0.3" pos="1 0.15 0.1" euler="0 90 0"/>
+    <body name="ball" pos="0.05 0.02 0.25"><freejoint/><geom type="sphere" size="0.05" mass="1"/></body>
+    <body name="log" pos="1.02 0 0.23" euler="90 0 0">
+      <freejoint/><geom type="capsule" size="0.03 0.25" mass="2"/>
+    </body>
+  </worldbody>
+</mujoco>)"));
+  // Ball: the post, two rollers, the log (1 slot each); log: the post and two rollers (3 each).
+  REQUIRE(sim.program().slots.size() == 4 + 3 * 3);
+  check_stack_rests(sim);
+  runtime::WorldBatch w = sim.make_worlds(1);
+  for (int k = 0; k < 30; ++k) sim.step(w, 0.1);
+  CHECK(com(w, 0, 0).z() == Approx(0.25).margin(1e-4));  // post top 0.2 + ball radius
+  CHECK(com(w, 0, 1).z() == Approx(0.23).margin(1e-4));  // roller top 0.2 + capsule radius
+}
+
+}  // namespace talon
