@@ -34,8 +34,9 @@ void check_gradcheck_passes(const std::string& model_args) {
 }  // namespace
 
 TEST_CASE("gradcheck: every shipped model passes the 1e-6 bar") {
-  for (const char* name : {"sphere_drop.xml", "sliding_box.xml", "box_stack.xml",
-                           "three_wheeler_scene.xml", "cartpole.urdf", "double_pendulum.urdf"}) {
+  for (const char* name :
+       {"sphere_drop.xml", "sliding_box.xml", "box_stack.xml", "box_tower.xml", "push_box.xml",
+        "primitive_pile.xml", "three_wheeler_scene.xml", "cartpole.urdf", "double_pendulum.urdf"}) {
     SECTION(name) {
       check_gradcheck_passes(kModels + "/" + name);
     }
