@@ -2,8 +2,10 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "codegen/subprocess.h"
@@ -50,17 +52,83 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+bool in_process(const KernelCacheOptions& options) {
+  return options.unit_compiler == UnitCompiler::InProcess;
+}
+
+// talon-KEY.o (an object file) or talon-KEY.so (a shared library).
+std::string entry_name(const std::string& key, const KernelCacheOptions& options) {
+  return "talon-" + key + (in_process(options) ? ".o" : ".so");
+}
+
+Expected<std::string> read_file(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << file.rdbuf();
+  if (!file) return cache_error(path, "cannot read the cached unit");
+  return bytes.str();
+}
+
+// Links `object` (named `name` in diagnostics) into the process.
+Expected<LoadedUnit> link_object(std::string_view object, const std::string& name) {
+  Expected<codegen::ObjectCode> code = codegen::ObjectCode::load(object, name);
+  if (!code) return code.diagnostics();
+  return LoadedUnit(std::move(*code));
+}
+
+// The verified entry at `path`, loaded.
+Expected<LoadedUnit> open_entry(const std::filesystem::path& path,
+                                const KernelCacheOptions& options) {
+  if (in_process(options)) {
+    Expected<std::string> object = read_file(path);
+    if (!object) return object.diagnostics();
+    return link_object(*object, path.string());
+  }
+  Expected<codegen::SharedLibrary> library = codegen::SharedLibrary::open(path);
+  if (!library) return library.diagnostics();
+  return LoadedUnit(std::move(*library));
+}
+
+// Builds `source` into the directory `scratch` (for the entry `destination`, named in
+// errors) and returns the built file.
+Expected<std::filesystem::path> build_unit_file(std::string_view source,
+                                                const std::filesystem::path& scratch,
+                                                const std::filesystem::path& destination,
+                                                const KernelCacheOptions& options) {
+  if (!in_process(options))
+    return codegen::build_shared_library(source, scratch, destination, options.compiler);
+  Expected<std::string> object =
+      codegen::compile_c_object(source, destination.string(), options.in_process);
+  if (!object) return object.diagnostics();
+  const std::filesystem::path built = scratch / "unit.o";
+  std::ofstream file(built, std::ios::binary);
+  file.write(object->data(), static_cast<std::streamsize>(object->size()));
+  file.close();
+  if (!file) return cache_error(built, "cannot write the compiled unit");
+  return built;
+}
+
+// A unit built outside the cache: an object linked from memory, or a library in a private
+// temporary directory.
 Expected<CompiledLibrary> compile_privately(std::string_view source,
                                             const KernelCacheOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  if (in_process(options)) {
+    Expected<std::string> object =
+        codegen::compile_c_object(source, "model unit", options.in_process);
+    if (!object) return object.diagnostics();
+    Expected<LoadedUnit> code = link_object(*object, "model unit");
+    if (!code) return code.diagnostics();
+    return CompiledLibrary{std::move(*code), {}, false, seconds_since(start), {}, {}};
+  }
   Expected<codegen::TemporaryDirectory> directory =
       codegen::TemporaryDirectory::create(std::filesystem::temp_directory_path(), "talon-unit-");
   if (!directory) return directory.diagnostics();
-  const auto start = std::chrono::steady_clock::now();
   const std::filesystem::path path = directory->path() / "unit.so";
   Expected<std::filesystem::path> built =
       codegen::compile_shared_library(source, path, options.compiler);
   if (!built) return built.diagnostics();
-  Expected<codegen::SharedLibrary> library = codegen::SharedLibrary::open(path);
+  Expected<LoadedUnit> library = open_entry(path, options);
   if (!library) return library.diagnostics();
   CompiledLibrary out{std::move(*library), path, false, seconds_since(start), {}, {}};
   out.private_directory = std::move(*directory);
@@ -103,12 +171,11 @@ Diagnostics enforce_size_cap(const KernelCacheOptions& options,
 Expected<CompiledLibrary> build_entry(std::string_view source, const KernelCacheOptions& options,
                                       const std::filesystem::path& directory,
                                       const std::string& key, Diagnostics notes) {
-  const std::filesystem::path path = directory / ("talon-" + key + ".so");
+  const std::filesystem::path path = directory / entry_name(key, options);
   const auto start = std::chrono::steady_clock::now();
   Expected<codegen::TemporaryDirectory> scratch = codegen::TemporaryDirectory::create(directory);
   if (!scratch) return scratch.diagnostics();
-  Expected<std::filesystem::path> built =
-      codegen::build_shared_library(source, scratch->path(), path, options.compiler);
+  Expected<std::filesystem::path> built = build_unit_file(source, scratch->path(), path, options);
   if (!built) return built.diagnostics();
   if (Diagnostics published = publish_entry(*built, path); published.has_errors()) return published;
   if (!verifies_soon(path)) {
@@ -121,7 +188,7 @@ Expected<CompiledLibrary> build_entry(std::string_view source, const KernelCache
     if (!own) return own.diagnostics();
     return Expected<CompiledLibrary>(std::move(*own), notes);
   }
-  Expected<codegen::SharedLibrary> library = codegen::SharedLibrary::open(path);
+  Expected<LoadedUnit> library = open_entry(path, options);
   if (!library) return library.diagnostics();
   notes.append(enforce_size_cap(options, directory, path));
   return Expected<CompiledLibrary>(
@@ -161,9 +228,11 @@ std::string compiler_identity(const codegen::CCompilerOptions& compiler) {
   return identity;
 }
 
-std::string cache_key(std::string_view source, const codegen::CCompilerOptions& compiler) {
-  return content_hash(std::string(source) + "\n/* built by " + compiler_identity(compiler) +
-                      " */\n");
+std::string cache_key(std::string_view source, const KernelCacheOptions& options) {
+  const std::string compiler = in_process(options)
+                                   ? codegen::in_process_compiler_identity(options.in_process)
+                                   : compiler_identity(options.compiler);
+  return content_hash(std::string(source) + "\n/* built by " + compiler + " */\n");
 }
 
 Expected<CompiledLibrary> load_or_compile(std::string_view source,
@@ -175,11 +244,11 @@ Expected<CompiledLibrary> load_or_compile(std::string_view source,
   std::filesystem::create_directories(directory, error);
   if (error)
     return cache_error(directory, "cannot create the kernel cache directory: " + error.message());
-  const std::string key = cache_key(source, options.compiler);
-  const std::filesystem::path path = directory / ("talon-" + key + ".so");
+  const std::string key = cache_key(source, options);
+  const std::filesystem::path path = directory / entry_name(key, options);
   Diagnostics notes;
   if (const std::optional<std::string> damage = entry_damage(path); !damage) {
-    Expected<codegen::SharedLibrary> cached = codegen::SharedLibrary::open(path);
+    Expected<LoadedUnit> cached = open_entry(path, options);
     if (cached) {
       mark_used(path);
       return CompiledLibrary{std::move(*cached), path, true, 0, {}, key};

@@ -1,7 +1,11 @@
 // The on-disk kernel cache: compiled model units keyed by a content hash (SHA-256) of (the
 // unit's C text — which holds the model's IR as rendered kernels and every solver option —
-// and the C compiler's identity and flags). A library is built in a temporary directory next
-// to its final name and renamed into place after its checksum file (runtime/verified_entry.h),
+// and the C compiler's identity and flags). By default a unit is compiled in process
+// (codegen/clang_compiler.h) to an object file, talon-KEY.o, that ORC links into the process
+// (codegen/object_code.h): no C compiler on PATH is needed. With UnitCompiler::System the
+// system C compiler builds a shared library, talon-KEY.so, that is dlopen'ed. An entry is
+// built in a temporary directory next to its final name and renamed into place after its
+// checksum file (runtime/verified_entry.h),
 // so concurrent processes see either no file or a complete one (Warp's kernel cache does the
 // same). A library is loaded only once its length and SHA-256 match its checksum file; a
 // damaged entry (truncated, overwritten, without checksum) is rebuilt, with a note, instead
@@ -19,8 +23,10 @@
 #include <string_view>
 
 #include "codegen/c_compiler.h"
+#include "codegen/clang_compiler.h"
 #include "codegen/temp_dir.h"
 #include "common/expected.h"
+#include "runtime/loaded_unit.h"
 
 namespace talon::runtime {
 
@@ -29,11 +35,17 @@ namespace talon::runtime {
 // for a small difference in speed.
 codegen::CCompilerOptions default_unit_compiler();
 
+// Who compiles a unit: clang inside this process (an object file, linked by ORC), or the
+// system C compiler (a shared library, dlopen'ed).
+enum class UnitCompiler { InProcess, System };
+
 struct KernelCacheOptions {
-  bool enabled = true;                      // false: build in a private temporary directory
+  bool enabled = true;                      // false: build privately, outside the cache
   std::filesystem::path directory;          // empty: default_cache_directory()
   std::optional<std::uintmax_t> max_bytes;  // empty: cache_size_limit()
-  codegen::CCompilerOptions compiler = default_unit_compiler();
+  UnitCompiler unit_compiler = UnitCompiler::InProcess;
+  codegen::InProcessCompilerOptions in_process;                  // UnitCompiler::InProcess
+  codegen::CCompilerOptions compiler = default_unit_compiler();  // UnitCompiler::System
 };
 
 std::filesystem::path default_cache_directory();
@@ -43,18 +55,19 @@ std::filesystem::path default_cache_directory();
 std::string compiler_identity(const codegen::CCompilerOptions& compiler);
 
 struct CompiledLibrary {
-  codegen::SharedLibrary library;
-  std::filesystem::path path;
-  bool from_cache = false;   // true: no compilation happened
-  double build_seconds = 0;  // time spent compiling (0 on a hit)
+  LoadedUnit library;
+  std::filesystem::path path;  // the cache entry (empty for an object built privately)
+  bool from_cache = false;     // true: no compilation happened
+  double build_seconds = 0;    // time spent compiling (0 on a hit)
   // Holds the library file while it is open when the cache is disabled (dlopen shares one
   // handle per path name, so a path must not be reused while the library is loaded).
   std::optional<codegen::TemporaryDirectory> private_directory;
   std::string key;  // the cache key (cache_key); empty when the cache is disabled
 };
 
-// The content hash a unit's library is cached under: its source and the compiler's identity.
-std::string cache_key(std::string_view source, const codegen::CCompilerOptions& compiler);
+// The content hash a unit's library is cached under: its source and the identity of the
+// compiler `options` choose.
+std::string cache_key(std::string_view source, const KernelCacheOptions& options = {});
 
 // The library of `source`: from the cache when present and verified, else compiled (and
 // cached; replacing a damaged entry, with a note).

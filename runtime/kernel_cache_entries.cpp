@@ -15,7 +15,7 @@ using FileClock = std::filesystem::file_time_type::clock;
 constexpr auto kStaleBuildAge = std::chrono::hours(1);
 
 bool is_entry_name(const std::string& name) {
-  return name.starts_with("talon-") && name.ends_with(".so");
+  return is_entry_file_name(name);
 }
 
 bool is_build_directory_name(const std::string& name) {

@@ -1,5 +1,5 @@
-// The kernel cache's entries (one talon-KEY.so per compiled unit, with its checksum file
-// talon-KEY.so.sum: runtime/verified_entry.h): listing, the size cap and least-recently-used
+// The kernel cache's entries (one talon-KEY.o or talon-KEY.so per compiled unit, with its
+// checksum file talon-KEY.o.sum: runtime/verified_entry.h): listing, the size cap and least-recently-used
 // eviction, clearing (`talon cache`). An entry's checksum file is counted, evicted and
 // cleared with its library, never as an entry of its own.
 //

@@ -5,8 +5,7 @@ namespace {
 
 // Binds `pointer` to the library's NAME_suffix, recording a failure in `errors`.
 template <class F>
-void bind(const codegen::SharedLibrary& library, const std::string& symbol, F*& pointer,
-          Diagnostics& errors) {
+void bind(const LoadedUnit& library, const std::string& symbol, F*& pointer, Diagnostics& errors) {
   Expected<F*> f = library.function<F>(symbol);
   if (f)
     pointer = *f;
@@ -18,7 +17,7 @@ void bind(const codegen::SharedLibrary& library, const std::string& symbol, F*& 
 
 Expected<ModelLibrary> ModelLibrary::load(CompiledLibrary library, const std::string& name) {
   ModelLibrary out(std::move(library));
-  const codegen::SharedLibrary& lib = out.library_.library;
+  const LoadedUnit& lib = out.library_.library;
   Diagnostics errors;
   long (*workspace_size)() = nullptr;
   bind(lib, name + "_step_params", out.step_, errors);

@@ -1,6 +1,6 @@
 // talon::Simulator: load a model, lower it, generate its model unit, compile it (CPU backend:
-// the system C compiler, through the on-disk kernel cache) and step batches of worlds on a
-// thread pool.
+// clang's frontend in process and ORC, or the system C compiler, through the on-disk kernel
+// cache: runtime/kernel_cache.h) and step batches of worlds on a thread pool.
 //
 //   Expected<Simulator> sim = talon::load("robot.xml");
 //   runtime::WorldBatch worlds = sim->make_worlds(1024);

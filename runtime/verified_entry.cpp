@@ -1,5 +1,6 @@
 #include "runtime/verified_entry.h"
 
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -49,9 +50,14 @@ std::filesystem::path checksum_path(const std::filesystem::path& library) {
   return sum;
 }
 
-bool is_checksum_name(const std::string& file_name) {
+bool is_entry_file_name(const std::string& file_name) {
   return file_name.starts_with("talon-") &&
-         file_name.ends_with(std::string(".so") + kChecksumSuffix);
+         (file_name.ends_with(".o") || file_name.ends_with(".so"));
+}
+
+bool is_checksum_name(const std::string& file_name) {
+  return file_name.ends_with(kChecksumSuffix) &&
+         is_entry_file_name(file_name.substr(0, file_name.size() - std::strlen(kChecksumSuffix)));
 }
 
 Expected<FileChecksum> checksum_of_file(const std::filesystem::path& path) {

@@ -3,7 +3,7 @@
 # missing). The CUDA toolkit is optional and never installed here: where it is found at
 # /usr/local/cuda the NVRTC backend is built as well.
 set -euo pipefail
-packages=(cmake ninja-build g++ clang libclang-rt-14-dev llvm-dev pkg-config
+packages=(cmake ninja-build g++ clang libclang-rt-14-dev llvm-dev libclang-14-dev libclang-cpp14-dev pkg-config
           libeigen3-dev libtinyxml2-dev catch2 libcli11-dev
           libmujoco-dev libmujoco-samples)
 missing=()

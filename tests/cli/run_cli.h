@@ -1,11 +1,12 @@
 // Runs the `talon` executable and captures its exit status, stdout and stderr.
 #pragma once
 
+#include <sys/wait.h>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 
 struct CliResult {
   int status = -1;
@@ -19,12 +20,15 @@ inline std::string slurp(const std::string& path) {
   return text.str();
 }
 
-inline CliResult run_talon(const std::string& args) {
+// Runs `talon ARGS`, with PATH set to `path` when one is given.
+inline CliResult run_talon_with_path(const std::optional<std::string>& path,
+                                     const std::string& args) {
   static int counter = 0;
-  const std::string base = "/tmp/talon_cli_test_" + std::to_string(::getpid()) + "_" +
-                           std::to_string(counter++);
-  const std::string command = std::string(TALON_CLI_PATH) + " " + args + " >" + base +
-                              ".out 2>" + base + ".err";
+  const std::string base =
+      "/tmp/talon_cli_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
+  const std::string command = (path ? "PATH='" + *path + "' " : std::string()) +
+                              std::string(TALON_CLI_PATH) + " " + args + " >" + base + ".out 2>" +
+                              base + ".err";
   const int raw = std::system(command.c_str());
   CliResult result;
   result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
@@ -33,6 +37,10 @@ inline CliResult run_talon(const std::string& args) {
   std::remove((base + ".out").c_str());
   std::remove((base + ".err").c_str());
   return result;
+}
+
+inline CliResult run_talon(const std::string& args) {
+  return run_talon_with_path(std::nullopt, args);
 }
 
 // The number after "key": in a flat JSON text (enough for the CLI's top-level fields).

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/isolated_cache.h"
 #include "cli/run_cli.h"
 #include "codegen/temp_dir.h"
 #include "ir/lower/lower.h"
@@ -303,6 +304,28 @@ int main(void) {
     for (int i = 0; i < 7; ++i)  // talon.csv: step, time, then the body's q
       CHECK(c_rows[k][1 + i] == Approx(talon_rows[k][2 + i]).margin(1e-12));
   CHECK(c_rows.back()[1] == Approx(0.3978).margin(1e-3));  // it slid and stopped
+}
+
+}  // namespace talon
+
+namespace talon {
+
+// The runtime compiles model units in process (codegen/clang_compiler.h): `talon simulate`
+// needs no C compiler on PATH (issue #16). A fresh cache, so the unit is compiled, not found.
+TEST_CASE("talon simulate compiles and runs with an empty PATH", "[runtime][cli]") {
+  const IsolatedCache cache;
+  const CliResult r = run_talon_with_path(
+      "", "simulate " + model_path("sphere_drop.xml") + " --time 1 --dt 0.05 --json");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("\"kernel_cache_hit\":false") != std::string::npos);
+  CHECK(cache.libraries() == 1);
+  CHECK(json_number(r.out, "nan_worlds") == 0);
+  const std::size_t com = r.out.find("\"com\":[");
+  REQUIRE(com != std::string::npos);
+  // The ball rests on the floor: its centre one radius (0.1 m) up.
+  CHECK(std::stod(r.out.substr(r.out.find(',', r.out.find(',', com) + 1) + 1)) ==
+        Approx(0.1).margin(1e-3));
 }
 
 }  // namespace talon

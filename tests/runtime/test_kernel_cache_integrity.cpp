@@ -35,9 +35,11 @@ struct Run {
 
 // Builds the model through the cache in `directory` and drops the ball for 0.6 s, through
 // its landing at 0.43 s. The simulator is gone on return, so its library is closed.
-Run drop_ball(const std::filesystem::path& directory) {
+Run drop_ball(const std::filesystem::path& directory,
+              runtime::UnitCompiler compiler = runtime::UnitCompiler::InProcess) {
   SimulatorOptions options = testing::test_options();
   options.cache.directory = directory;
+  options.cache.unit_compiler = compiler;
   Expected<Simulator> sim = Simulator::create(testing::shipped_model(kModel), options);
   INFO(sim.diagnostics().format());
   REQUIRE(sim.ok());
@@ -48,11 +50,13 @@ Run drop_ball(const std::filesystem::path& directory) {
   return run;
 }
 
-// The cache's one library (the test fails unless there is exactly one).
+// The cache's one compiled unit, object file or library (the test fails unless there is
+// exactly one).
 std::filesystem::path only_library(const std::filesystem::path& directory) {
   std::vector<std::filesystem::path> libraries;
   for (const auto& file : std::filesystem::directory_iterator(directory))
-    if (file.path().extension() == ".so") libraries.push_back(file.path());
+    if (runtime::is_entry_file_name(file.path().filename().string()))
+      libraries.push_back(file.path());
   REQUIRE(libraries.size() == 1);
   return libraries.front();
 }
@@ -94,14 +98,18 @@ int count_files(const std::filesystem::path& directory) {
 }  // namespace
 
 TEST_CASE("a damaged cache entry is rebuilt and never loaded", "[runtime][cache]") {
+  // Both kinds of entry: the in-process compiler's object file, the system compiler's library.
+  const runtime::UnitCompiler compiler =
+      GENERATE(runtime::UnitCompiler::InProcess, runtime::UnitCompiler::System);
+  INFO((compiler == runtime::UnitCompiler::InProcess ? "object file" : "shared library"));
   const codegen::TemporaryDirectory cache = scratch();
-  const Run fresh = drop_ball(cache.path());
+  const Run fresh = drop_ball(cache.path(), compiler);
   REQUIRE_FALSE(fresh.from_cache);
   CHECK(fresh.notes.find("damaged") == std::string::npos);
   const std::filesystem::path library = only_library(cache.path());
   CHECK(std::filesystem::exists(runtime::checksum_path(library)));
   CHECK(verifies(library));
-  const Run hit = drop_ball(cache.path());
+  const Run hit = drop_ball(cache.path(), compiler);
   CHECK(hit.from_cache);
   CHECK(hit.final_q == fresh.final_q);
   // The ball rests on the floor: its centre one radius up.
@@ -121,7 +129,7 @@ TEST_CASE("a damaged cache entry is rebuilt and never loaded", "[runtime][cache]
     std::filesystem::resize_file(library, 0);
     expected_reason = "it is 0 bytes long";
   }
-  SECTION("changed in one byte (dlopen would not notice)") {
+  SECTION("changed in one byte (neither dlopen nor the linker would notice)") {
     std::string changed = good;
     changed[changed.size() / 2] ^= 1;
     overwrite(library, changed);
@@ -137,7 +145,7 @@ TEST_CASE("a damaged cache entry is rebuilt and never loaded", "[runtime][cache]
   }
   REQUIRE_FALSE(verifies(library));
 
-  const Run rebuilt = drop_ball(cache.path());
+  const Run rebuilt = drop_ball(cache.path(), compiler);
   INFO(rebuilt.notes);
   CHECK_FALSE(rebuilt.from_cache);
   CHECK(rebuilt.notes.find(library.string() + ": note: the cached library was damaged (" +
@@ -147,7 +155,7 @@ TEST_CASE("a damaged cache entry is rebuilt and never loaded", "[runtime][cache]
   CHECK(verifies(library));
   CHECK(read_bytes(library) == good);
   CHECK(count_files(cache.path()) == 2);
-  const Run after = drop_ball(cache.path());
+  const Run after = drop_ball(cache.path(), compiler);
   CHECK(after.from_cache);
   CHECK(after.notes.find("damaged") == std::string::npos);
 }
