@@ -2,6 +2,9 @@
 
 #include <cmath>
 
+#include "api/impl.h"
+#include "frontend/scene_options.h"
+
 namespace talon::api {
 namespace {
 
@@ -56,6 +59,21 @@ Result<SimulatorOptions> simulator_options(const Options& options) {
   if (!copy.problems().empty()) return Error{copy.problems()};
   out.threads = options.threads;
   if (!options.cache_directory.empty()) out.cache.directory = options.cache_directory;
+  return out;
+}
+
+Result<LoadOptions> load_options(const Options& options) {
+  LoadOptions out;
+  out.floating_base = options.floating_base;
+  out.package_paths = options.package_paths;
+  out.ground = options.ground;
+  if (options.base_pos)
+    out.base_pos = Vec3((*options.base_pos)[0], (*options.base_pos)[1], (*options.base_pos)[2]);
+  for (const std::string& text : options.actuate) {
+    Expected<JointServo> servo = parse_joint_servo(text);
+    if (!servo) return error_from(servo.diagnostics());
+    out.servos.push_back(*servo);
+  }
   return out;
 }
 

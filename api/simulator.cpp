@@ -34,9 +34,10 @@ Simulator::~Simulator() = default;
 Result<Simulator> Simulator::load(const std::string& path, const Options& options) {
   Result<SimulatorOptions> simulator_options = api::simulator_options(options);
   if (!simulator_options) return simulator_options.error();
-  const LoadOptions load_options{options.floating_base, options.package_paths};
+  Result<LoadOptions> load_options = api::load_options(options);
+  if (!load_options) return load_options.error();
   try {
-    Expected<talon::Simulator> sim = talon::load(path, *simulator_options, load_options);
+    Expected<talon::Simulator> sim = talon::load(path, *simulator_options, *load_options);
     if (!sim) return error_from(sim.diagnostics());
     return Simulator(std::make_unique<Impl>(std::move(*sim), sim.diagnostics()));
   } catch (const InternalError& bug) {

@@ -2,6 +2,7 @@
 // process exit status in `exit_code` (0 ok, 1 user error, 2 usage error).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,13 @@ struct ModelArgs {
   std::string path;
   bool floating_base = false;
   std::vector<std::string> package_paths;
+  bool ground = false;
+  std::optional<Vec3> base_pos;
+  std::vector<JointServo> servos;
 
-  LoadOptions load_options() const { return {floating_base, package_paths}; }
+  LoadOptions load_options() const {
+    return {floating_base, package_paths, ground, base_pos, servos};
+  }
 };
 
 void add_model_args(CLI::App& command, ModelArgs& args);

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "frontend/compile.h"
+#include "frontend/scene_options.h"
 
 namespace talon {
 namespace {
@@ -41,6 +42,15 @@ Diagnostics single_error(const std::string& path, const std::string& message) {
   return diag;
 }
 
+// An MJCF file places its bodies itself and --floating-base does not apply to it, so
+// there is no base for base_pos to place. (A ground and servos fit any spec.)
+Diagnostics check_mjcf_scene_options(const std::string& path, const LoadOptions& options) {
+  if (!options.base_pos) return {};
+  return single_error(path,
+                      "--base-pos is for URDF files (with --floating-base); an MJCF "
+                      "file places its bodies with <body pos=...>");
+}
+
 }  // namespace
 
 Expected<Model> load_model(const std::string& path, const LoadOptions& options) {
@@ -58,7 +68,13 @@ Expected<Model> load_model(const std::string& path, const LoadOptions& options) 
                                                             "(MJCF), found <" +
                                                                 root + ">"));
   if (!spec) return spec.diagnostics();
-  return compile_model(*spec);
+  if (root == "mujoco") {
+    const Diagnostics misuse = check_mjcf_scene_options(path, options);
+    if (misuse.has_errors()) return misuse;
+  }
+  Expected<ModelSpec> scene = with_scene_options(std::move(*spec), options);
+  if (!scene) return scene.diagnostics();
+  return compile_model(*scene);
 }
 
 }  // namespace talon

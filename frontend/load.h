@@ -1,6 +1,7 @@
 // load_model: read a URDF or MJCF file (chosen by content) and compile it.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,9 +11,21 @@
 
 namespace talon {
 
+// An implicit servo the user puts on a joint (`--actuate JOINT=velocity:KV` or
+// `JOINT=position:KP`): MuJoCo's <velocity kv> or <position kp>, named after the joint.
+struct JointServo {
+  std::string joint;
+  ActuatorType type = ActuatorType::Velocity;  // Velocity or Position
+  double gain = 0;                             // kv (N m s/rad, N s/m) or kp (N m/rad, N/m); > 0
+};
+
 struct LoadOptions {
   bool floating_base = false;              // URDF: attach the root link with a free joint
   std::vector<std::string> package_paths;  // URDF: roots for package:// (plus ROS_PACKAGE_PATH)
+  // The scene around the robot (frontend/scene_options.h), for files that bring none (URDF).
+  bool ground = false;             // a static plane z = 0 in the world, friction 1
+  std::optional<Vec3> base_pos;    // the floating base's initial position (world frame)
+  std::vector<JointServo> servos;  // one actuator each, in this order
 };
 
 // Readers: file -> spec. Each returns the spec or the diagnostics (file:line) explaining

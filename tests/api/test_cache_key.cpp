@@ -3,10 +3,12 @@
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <talon/talon.h>
 
@@ -88,4 +90,56 @@ TEST_CASE("the API with gradients and talon gradient share a cache entry", "[api
   INFO(run.err);
   REQUIRE(run.status == 0);
   CHECK(cache.libraries() == 1);  // the command compiled nothing new
+}
+
+TEST_CASE("the API's scene options and talon simulate's scene flags share a cache entry",
+          "[api][cache]") {
+  const FreshCache cache("scene-cache-key");
+  api::Options options;
+  options.cache_directory = cache.path().string();
+  options.floating_base = true;
+  options.ground = true;
+  options.base_pos = std::array<double, 3>{0, 0, 0.08};
+  options.actuate = {"left_wheel_joint=velocity:10", "right_wheel_joint=velocity:10"};
+  const std::string urdf = std::string(TALON_MODELS_DIR) + "/three_wheeler.urdf";
+  api::Result<api::Simulator> sim = api::Simulator::load(urdf, options);
+  INFO(sim.error().message);
+  REQUIRE(sim.ok());
+  CHECK(sim->control_names() == std::vector<std::string>{"left_wheel_joint", "right_wheel_joint"});
+  REQUIRE(cache.libraries() == 1);
+
+  const CliResult run = run_talon("simulate " + urdf +
+                                  " --floating-base --ground --base-pos 0,0,0.08 --actuate "
+                                  "left_wheel_joint=velocity:10 --actuate "
+                                  "right_wheel_joint=velocity:10 --steps 1 --json");
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  CHECK(run.out.find("\"kernel_cache_hit\":true") != std::string::npos);
+  CHECK(cache.libraries() == 1);
+
+  // Another servo gain is another model: its own entry.
+  const CliResult other = run_talon("simulate " + urdf +
+                                    " --floating-base --ground --base-pos 0,0,0.08 --actuate "
+                                    "left_wheel_joint=velocity:11 --actuate "
+                                    "right_wheel_joint=velocity:10 --steps 1 --json");
+  REQUIRE(other.status == 0);
+  CHECK(other.out.find("\"kernel_cache_hit\":false") != std::string::npos);
+  CHECK(cache.libraries() == 2);
+}
+
+TEST_CASE("a malformed API actuate text is an error naming it", "[api]") {
+  api::Options options;
+  options.floating_base = true;
+  options.actuate = {"left_wheel_joint=velocity:0"};
+  const api::Result<api::Simulator> sim =
+      api::Simulator::load(std::string(TALON_MODELS_DIR) + "/three_wheeler.urdf", options);
+  REQUIRE_FALSE(sim.ok());
+  CHECK(sim.error().message ==
+        "error: --actuate left_wheel_joint=velocity:0: the gain must be a positive number, not "
+        "'0'\n");
+  options.actuate = {"left_wheel_joint=velocity:10", "caster_joint=velocity:10"};
+  const api::Result<api::Simulator> fixed =
+      api::Simulator::load(std::string(TALON_MODELS_DIR) + "/three_wheeler.urdf", options);
+  REQUIRE_FALSE(fixed.ok());
+  CHECK(fixed.error().message.find("joint 'caster_joint' is fixed") != std::string::npos);
 }

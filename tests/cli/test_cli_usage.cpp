@@ -137,3 +137,59 @@ TEST_CASE("progress lines: on a terminal, once the work takes longer than the de
   CHECK(tty.find(kCompileProgress) != std::string::npos);
   CHECK(json_number(tty, "build_seconds") > 0);
 }
+
+TEST_CASE(
+    "the scene flags' mistakes are one line each: usage errors before the model is read, "
+    "a joint the model lacks when it is read") {
+  const IsolatedCache cache;
+  const std::string urdf = kModels + "/three_wheeler.urdf";
+  struct Case {
+    std::string command, flags, message;
+    int status;
+  };
+  const Case cases[] = {
+      {"simulate", "--base-pos 0,0,0.08", "--base-pos requires --floating-base", 2},
+      {"compile", "--floating-base --base-pos 0,0",
+       "--base-pos: must be three numbers X,Y,Z (m), not '0,0'", 2},
+      {"gradcheck", "--floating-base --base-pos 0,0,high",
+       "--base-pos: must be three numbers X,Y,Z (m), not '0,0,high'", 2},
+      {"simulate", "--actuate left_wheel_joint",
+       "--actuate left_wheel_joint: expected JOINT=velocity:KV or JOINT=position:KP", 2},
+      {"gradient", "--actuate left_wheel_joint=torque:3",
+       "--actuate left_wheel_joint=torque:3: unknown servo 'torque' (velocity or position)", 2},
+      {"inspect", "--actuate left_wheel_joint=velocity:-10",
+       "--actuate left_wheel_joint=velocity:-10: the gain must be a positive number, not '-10'", 2},
+      {"simulate", "--actuate left_wheel_joint=velocity:10 --actuate left_wheel_joint=position:5",
+       "--actuate left_wheel_joint=position:5: joint 'left_wheel_joint' is given a servo more "
+       "than once",
+       2},
+      {"simulate", "--floating-base --actuate front_wheel=velocity:10",
+       "three_wheeler.urdf: error: --actuate front_wheel=velocity:10: no joint 'front_wheel' in "
+       "the model (joints a servo can drive: left_wheel_joint, right_wheel_joint)",
+       1},
+      {"inspect", "--floating-base --actuate caster_joint=position:10",
+       "three_wheeler.urdf: error: --actuate caster_joint=position:10: joint 'caster_joint' is "
+       "fixed (it does not move)",
+       1},
+      {"simulate", "--base-pos 0,0,1 --floating-base",
+       "three_wheeler_scene.xml: error: --base-pos is for URDF files", 1},
+  };
+  for (const Case& c : cases) {
+    const std::string model =
+        c.message.find(".xml") != std::string::npos ? kModels + "/three_wheeler_scene.xml" : urdf;
+    // Each command's other required options, so that only the flags under test are wrong.
+    const std::string rest = c.command == "simulate"  ? " --steps 2"
+                             : c.command == "compile" ? " -o " + (cache.dir / "out").string()
+                             : c.command == "gradient"
+                                 ? " --ctrl x.csv --steps 2 --loss final-pos:base_link:x"
+                                 : "";
+    const std::string args = c.command + " " + model + " " + c.flags + rest;
+    INFO(args);
+    const CliResult r = run_talon(args);
+    INFO(r.err);
+    CHECK(r.status == c.status);
+    CHECK(lines(r.err) == 1);
+    CHECK(r.err.find(c.message) != std::string::npos);
+  }
+  CHECK(cache.libraries() == 0);  // nothing was compiled
+}

@@ -12,11 +12,13 @@ namespace talon {
 namespace {
 
 std::vector<Model> models_with_joints() {
+  LoadOptions floating;
+  floating.floating_base = true;
   std::vector<Model> out;
   out.push_back(testing::shipped_model("double_pendulum.urdf"));
   out.push_back(testing::shipped_model("cartpole.urdf"));
   out.push_back(testing::shipped_model("three_wheeler_scene.xml"));
-  out.push_back(testing::shipped_model("three_wheeler.urdf", {true, {}}));
+  out.push_back(testing::shipped_model("three_wheeler.urdf", floating));
   const std::string humanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml";
   if (std::filesystem::exists(humanoid)) {
     Expected<Model> m = load_model(humanoid);
