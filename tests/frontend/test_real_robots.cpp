@@ -76,6 +76,21 @@ std::string trunk_with_welded_link(const std::string& second_inertia) {
          "</robot>";
 }
 
+// A base and an `arm` link moved by a continuous joint; the arm's <link> starts line 2 and
+// holds `arm_inertial` (empty: no <inertial>).
+std::string arm_on_base(const std::string& arm_inertial) {
+  return "<robot name='r'><link name='base'/><joint name='j' type='continuous'>"
+         "<parent link='base'/><child link='arm'/><axis xyz='0 1 0'/></joint>\n"
+         "<link name='arm'>" +
+         arm_inertial + "</link></robot>";
+}
+
+std::string unit_mass_inertial(double ixx, double iyy, double izz) {
+  return "<inertial><mass value='1'/><inertia ixx='" + std::to_string(ixx) +
+         "' ixy='0' ixz='0' iyy='" + std::to_string(iyy) + "' iyz='0' izz='" + std::to_string(izz) +
+         "'/></inertial>";
+}
+
 }  // namespace
 
 TEST_CASE("real robots: published files load with the file's DOF and mass", "[urdf][robots]") {
@@ -109,12 +124,7 @@ TEST_CASE("real robots: a triangle-inequality violation is a note naming the lin
                          "allegro_right_hand.urdf:84: note: <link name='link_1.0'>: inertia of "
                          "moving body 'link_1.0' violates the triangle inequality: A + B = "
                          "0.84168 C, 15.832 % short") == 1);
-  const std::string arm =
-      "<robot name='r'><link name='base'/><joint name='j' type='continuous'><parent link='base'/>"
-      "<child link='arm'/><axis xyz='0 1 0'/></joint><link name='arm'><inertial>"
-      "<mass value='1'/><inertia ixx='1' ixy='0' ixz='0' iyy='1' iyz='0' izz='3'/></inertial>"
-      "</link></robot>";
-  const Expected<Model> model = load_text(arm);
+  const Expected<Model> model = load_text(arm_on_base(unit_mass_inertial(1, 1, 3)));
   REQUIRE(model.ok());
   CHECK(notes_containing(model.diagnostics(), "A + B = 0.666667 C, 33.3333 % short") == 1);
 }
@@ -143,23 +153,14 @@ TEST_CASE("real robots: inertia is checked after welding", "[urdf][robots]") {
                            "welded into moving body 'base'") == 1);
   }
   SECTION("an indefinite simulated body is an error at its link's <inertial>") {
-    const std::string xml =
-        "<robot name='r'><link name='base'/><joint name='j' type='continuous'>"
-        "<parent link='base'/><child link='arm'/><axis xyz='0 1 0'/></joint>\n"
-        "<link name='arm'><inertial><mass value='1'/>"
-        "<inertia ixx='-1' ixy='0' ixz='0' iyy='1' iyz='0' izz='1'/></inertial></link></robot>";
-    const Expected<Model> model = load_text(xml);
+    const Expected<Model> model = load_text(arm_on_base(unit_mass_inertial(-1, 1, 1)));
     REQUIRE_FALSE(model.ok());
     CHECK_THAT(model.diagnostics().format(),
                Catch::Contains("inline.urdf:2: error: <link name='arm'>: inertia of moving body "
                                "'arm' is not positive definite"));
   }
   SECTION("a zero-mass link moved by a joint still fails") {
-    const std::string xml =
-        "<robot name='r'><link name='base'/><joint name='j' type='continuous'>"
-        "<parent link='base'/><child link='arm'/><axis xyz='0 1 0'/></joint>"
-        "<link name='arm'/></robot>";
-    const Expected<Model> model = load_text(xml);
+    const Expected<Model> model = load_text(arm_on_base(""));
     REQUIRE_FALSE(model.ok());
     CHECK_THAT(model.diagnostics().format(), Catch::Contains("has zero mass"));
   }
