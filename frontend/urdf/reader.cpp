@@ -15,6 +15,7 @@
 #include "common/read_file.h"
 #include "frontend/load.h"
 #include "frontend/urdf/elements.h"
+#include "frontend/urdf/gazebo.h"
 #include "frontend/urdf/tree.h"
 #include "frontend/urdf/xml_depth.h"
 
@@ -159,13 +160,14 @@ Expected<ModelSpec> read_robot(const ParseContext& ctx, const XMLElement* robot,
     if (tag == "joint") joints.push_back(read_joint(ctx, e));
   }
   // <material> at the top level only names colours for <visual>.
-  note_unknown_children(ctx, robot, {"link", "joint", "material"}, owner);
+  note_unknown_children(ctx, robot, {"link", "joint", "material", "gazebo"}, owner);
   if (links.empty()) ctx.error(robot, owner, "<robot> has no <link>");
   LinkTree tree;
   const bool tree_ok =
       !links.empty() && names_readable(links, joints) && build_link_tree(ctx, links, joints, tree);
   if (ctx.diag.has_errors() || !tree_ok) return ctx.diag;
   SpecAssembler(ctx, options, links, joints, tree).fill(spec);
+  apply_gazebo_friction(ctx, robot, spec);
   spec.notes = ctx.diag;
   return Expected<ModelSpec>(std::move(spec), ctx.diag);
 }

@@ -518,6 +518,33 @@ TEST_CASE("urdf: a 100 000-link chain loads without recursion") {
   CHECK(spec.joints.back().body == kLinks - 1);
 }
 
+TEST_CASE("urdf: a link's <gazebo> mu1/mu2 is its collision geoms' friction") {
+  const std::string ball =
+      "<link name='ball'><collision><geometry><sphere radius='0.1'/></geometry></collision>"
+      "<inertial><mass value='1'/><inertia ixx='0.1' ixy='0' ixz='0' iyy='0.1' iyz='0' "
+      "izz='0.1'/></inertial></link>\n";
+  const auto read_with = [&](const std::string& gazebo) {
+    return read_ok("<robot name='r'>\n" + ball + gazebo + "</robot>");
+  };
+  const ModelSpec plain = read_with("");
+  REQUIRE(plain.geoms.size() == 1);
+  const ModelSpec slippery =
+      read_with("<gazebo reference='ball'><mu1> 0.3 </mu1><mu2>0.3</mu2></gazebo>");
+  CHECK(slippery.geoms[0].friction[0] == 0.3);
+  CHECK(slippery.geoms[0].priority == 1);  // its own friction, not the larger of a pair's
+  CHECK(slippery.geoms[0].condim == plain.geoms[0].condim);
+  const ModelSpec frictionless = read_with("<gazebo reference='ball'><mu1>0</mu1></gazebo>");
+  CHECK(frictionless.geoms[0].friction[0] == 0);
+  CHECK(frictionless.geoms[0].condim == 1);
+  const ModelSpec anisotropic =
+      read_with("<gazebo reference='ball'><mu1>0.4</mu1><mu2>0.2</mu2></gazebo>");
+  CHECK(anisotropic.geoms[0].friction[0] == 0.4);
+  CHECK(count_notes_containing(anisotropic.notes, "is read as isotropic mu1") == 1);
+  const ModelSpec elsewhere = read_with("<gazebo reference='wheel'><mu1>0</mu1></gazebo>");
+  CHECK(elsewhere.geoms[0].friction == plain.geoms[0].friction);
+  CHECK(count_notes_containing(elsewhere.notes, "names no link of this file; ignored") == 1);
+}
+
 TEST_CASE("urdf: unknown extension tags are skipped with one note per tag name") {
   const ModelSpec spec = read_ok(
       "<robot name='r'>\n"
@@ -532,8 +559,8 @@ TEST_CASE("urdf: unknown extension tags are skipped with one note per tag name")
   const std::vector<std::string> notes = spec.notes.notes();
   CHECK(notes.size() == 3);
   CHECK(count_notes_containing(spec.notes,
-                               "mem.urdf:2: note: <robot name='r'>: skipping "
-                               "<gazebo> (not used by Talon)") == 1);
+                               "mem.urdf:2: note: <gazebo>: only a link's "
+                               "<mu1>/<mu2> is read (as its friction)") == 1);
   CHECK(count_notes_containing(spec.notes,
                                "mem.urdf:5: note: <robot name='r'>: skipping "
                                "<transmission> (not used by Talon)") == 1);
@@ -660,7 +687,7 @@ TEST_CASE("urdf: shipped three_wheeler.urdf (floating base)") {
     CHECK(near((geom.pose.quat * Vec3::UnitZ()).cwiseAbs(), Vec3::UnitY()));
   }
   CHECK(spec->joints.at(0).type == JointType::Free);
-  CHECK(count_notes_containing(spec->notes, "skipping <gazebo>") == 1);
+  CHECK(count_notes_containing(spec->notes, "only a link's <mu1>/<mu2> is read") == 1);
   CHECK(count_notes_containing(spec->notes, "skipping <transmission>") == 1);
   CHECK(spec->notes.notes().size() == 2);
 

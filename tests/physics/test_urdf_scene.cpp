@@ -44,10 +44,10 @@ Vec3 drive(const Simulator& sim, const std::string& left, const std::string& rig
   return testing::com(w, 0, 0);
 }
 
-// The URDF's caster collision as the MJCF scene writes it: frictionless (condim 1) and
-// priority 1, so that the ground's friction does not apply to it. The URDF says the same only
-// to Gazebo (<gazebo reference="caster"><mu1>0</mu1><mu2>0</mu2>), which Talon skips.
-Model urdf_with_frictionless_caster(const LoadOptions& options) {
+// The shipped URDF with its caster's <gazebo> friction (mu1 = mu2 = 0, read as condim 1 and
+// priority 1, as the MJCF scene writes it) undone: the caster slides on the ground with the
+// default friction, 1.
+Model urdf_with_dragging_caster(const LoadOptions& options) {
   const std::string path = std::string(TALON_MODELS_DIR) + "/three_wheeler.urdf";
   Expected<ModelSpec> spec = read_urdf(path, options);
   REQUIRE(spec.ok());
@@ -56,8 +56,11 @@ Model urdf_with_frictionless_caster(const LoadOptions& options) {
   int casters = 0;
   for (GeomSpec& geom : scene->geoms)
     if (geom.name == "caster") {
-      geom.condim = 1;
-      geom.priority = 1;
+      CHECK(geom.condim == 1);  // what the <gazebo> block made of it
+      CHECK(geom.priority == 1);
+      geom.condim = 3;
+      geom.priority = 0;
+      geom.friction[0] = 1;
       ++casters;
     }
   REQUIRE(casters == 1);
@@ -112,27 +115,25 @@ TEST_CASE(
   const Vec3 mjcf_end = drive(mjcf, "left_motor", "right_motor", speed, steps);
   REQUIRE(mjcf_end.x() > 0.3);
 
-  SECTION("with the MJCF's frictionless caster, the same bodies end in the same place") {
-    // Bodies, joints, masses, inertias, wheel and floor friction, servos and start agree (the
-    // frontend tests check the fields); the geoms are listed in another order and the MJCF has
-    // an obstacle, out of reach. What is left is the solver's convergence tolerance.
+  SECTION("as shipped (its <gazebo> block makes the caster frictionless), the same place") {
+    // Bodies, joints, masses, inertias, wheel and floor friction, caster friction, servos and
+    // start agree (the frontend tests check the fields); the geoms are listed in another order
+    // and the MJCF has an obstacle, out of reach. What is left is the solver's tolerance.
     const Simulator urdf =
-        testing::make_simulator(urdf_with_frictionless_caster(on_the_ground(true)));
+        testing::make_simulator(testing::shipped_model("three_wheeler.urdf", on_the_ground(true)));
     const Vec3 urdf_end = drive(urdf, "left_wheel_joint", "right_wheel_joint", speed, steps);
     INFO("URDF " << urdf_end.transpose() << ", MJCF " << mjcf_end.transpose());
     CHECK((urdf_end - mjcf_end).norm() < 1e-6);
   }
 
-  SECTION("as shipped, its caster drags with the ground's friction, as Coulomb's law says") {
-    // The URDF gives its caster no contact parameters Talon reads, so it slides on the ground
-    // with friction 1 and drags with μ N_c, N_c the caster's share of the weight (wheel axle
-    // 0.1 m ahead of base_link's centre, caster 0.18 m behind, the whole robot's centre of
-    // mass at x_c = (1.0 kg * 0.1 - 0.2 kg * 0.18) / 5.2 kg). At steady speed each servo
-    // pushes half the drag: kv (ω_cmd - ω) = μ N_c r / 2, so the robot runs slower by
-    // Δv = μ N_c r² / (2 kv) = 5.1 mm/s, and ends Δv * 2 s = 10.2 mm behind the MJCF scene.
-    // The servo reaches that speed in m r² / (2 kv) = 1.7 ms, within the first step.
-    const Simulator urdf =
-        testing::make_simulator(testing::shipped_model("three_wheeler.urdf", on_the_ground(true)));
+  SECTION("with the caster's friction undone, it drags as Coulomb's law says") {
+    // The caster slides on the ground with friction 1 and drags with μ N_c, N_c the caster's share
+    // of the weight (wheel axle 0.1 m ahead of base_link's centre, caster 0.18 m behind, the whole
+    // robot's centre of mass at x_c = (1.0 kg * 0.1 - 0.2 kg * 0.18) / 5.2 kg). At steady speed
+    // each servo pushes half the drag: kv (ω_cmd - ω) = μ N_c r / 2, so the robot runs slower by Δv
+    // = μ N_c r² / (2 kv) = 5.1 mm/s, and ends Δv * 2 s = 10.2 mm behind the MJCF scene. The servo
+    // reaches that speed in m r² / (2 kv) = 1.7 ms, within the first step.
+    const Simulator urdf = testing::make_simulator(urdf_with_dragging_caster(on_the_ground(true)));
     const Vec3 urdf_end = drive(urdf, "left_wheel_joint", "right_wheel_joint", speed, steps);
     const double total_mass = 5.2, x_c = (1.0 * 0.1 - 0.2 * 0.18) / total_mass;
     const double caster_load = total_mass * kG * (0.1 - x_c) / (0.1 + 0.18);
