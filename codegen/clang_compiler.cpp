@@ -14,25 +14,17 @@
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/Host.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <memory>
-#include <mutex>
+
+#include "codegen/native_target.h"
 
 namespace talon::codegen {
 namespace {
 
 // The unit's name inside clang: the source is remapped to it, never read from disk.
 constexpr const char* kSourceName = "talon-unit.c";
-
-void initialize_native_target() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-  });
-}
 
 Diagnostics compile_error(const std::string& name, const std::string& message) {
   Diagnostics d;
@@ -82,7 +74,8 @@ std::string in_process_compiler_identity(const InProcessCompilerOptions& options
 
 Expected<std::string> compile_c_object(std::string_view source, const std::string& name,
                                        const InProcessCompilerOptions& options) {
-  initialize_native_target();
+  if (!initialize_native_target())
+    return compile_error(name, "LLVM has no native target for this host");
   MessageSink messages;
   const std::vector<std::string> arguments = frontend_arguments(options, messages.engine);
   if (arguments.empty())

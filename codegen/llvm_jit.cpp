@@ -11,14 +11,13 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/OptimizationLevel.h>
 #include <llvm/Passes/PassBuilder.h>
-#include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
 #include <map>
-#include <mutex>
 #include <vector>
 
+#include "codegen/native_target.h"
 #include "codegen/symbols.h"
 #include "ir/passes/schedule.h"
 
@@ -47,16 +46,6 @@ Diagnostics jit_error(std::string message) {
 
 Diagnostics jit_error(const std::string& context, llvm::Error error) {
   return jit_error(context + ": " + llvm::toString(std::move(error)));
-}
-
-// LLVM's native target must be registered once per process before any JIT is built.
-bool initialize_native_target() {
-  static std::once_flag once;
-  static bool ok = false;
-  std::call_once(once, [] {
-    ok = !llvm::InitializeNativeTarget() && !llvm::InitializeNativeTargetAsmPrinter();
-  });
-  return ok;
 }
 
 // Emits one scheduled Function as `void name(const double* noalias in, double* noalias out)`.

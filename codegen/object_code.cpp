@@ -3,27 +3,27 @@
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/TargetSelect.h>
 
-#include <mutex>
+#include "codegen/native_target.h"
 
 namespace talon::codegen {
 namespace {
 
-Diagnostics link_error(const std::string& name, llvm::Error error) {
+Diagnostics link_error(const std::string& name, const std::string& why) {
   Diagnostics d;
-  d.error({name, 0}, "", "cannot link the compiled unit: " + llvm::toString(std::move(error)));
+  d.error({name, 0}, "", "cannot link the compiled unit: " + why);
   return d;
+}
+
+Diagnostics link_error(const std::string& name, llvm::Error error) {
+  return link_error(name, llvm::toString(std::move(error)));
 }
 
 }  // namespace
 
 Expected<ObjectCode> ObjectCode::load(std::string_view object, const std::string& name) {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-  });
+  if (!initialize_native_target())
+    return link_error(name, "LLVM has no native target for this host");
   llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit = llvm::orc::LLJITBuilder().create();
   if (!jit) return link_error(name, jit.takeError());
   // Undefined symbols (libm, memset) resolve against this process, as dlopen would.
