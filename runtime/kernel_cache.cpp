@@ -5,10 +5,10 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <sstream>
 #include <thread>
 
 #include "codegen/subprocess.h"
+#include "common/read_file.h"
 #include "runtime/content_hash.h"
 #include "runtime/kernel_cache_entries.h"
 #include "runtime/verified_entry.h"
@@ -61,14 +61,6 @@ std::string entry_name(const std::string& key, const KernelCacheOptions& options
   return "talon-" + key + (in_process(options) ? ".o" : ".so");
 }
 
-Expected<std::string> read_file(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << file.rdbuf();
-  if (!file) return cache_error(path, "cannot read the cached unit");
-  return bytes.str();
-}
-
 // Links `object` (named `name` in diagnostics) into the process.
 Expected<LoadedUnit> link_object(std::string_view object, const std::string& name) {
   Expected<codegen::ObjectCode> code = codegen::ObjectCode::load(object, name);
@@ -80,7 +72,7 @@ Expected<LoadedUnit> link_object(std::string_view object, const std::string& nam
 Expected<LoadedUnit> open_entry(const std::filesystem::path& path,
                                 const KernelCacheOptions& options) {
   if (in_process(options)) {
-    Expected<std::string> object = read_file(path);
+    Expected<std::string> object = read_text_file(path.string(), "cannot read the cached unit");
     if (!object) return object.diagnostics();
     return link_object(*object, path.string());
   }

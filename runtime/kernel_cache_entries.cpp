@@ -14,10 +14,6 @@ using FileClock = std::filesystem::file_time_type::clock;
 
 constexpr auto kStaleBuildAge = std::chrono::hours(1);
 
-bool is_entry_name(const std::string& name) {
-  return is_entry_file_name(name);
-}
-
 bool is_build_directory_name(const std::string& name) {
   return name.starts_with(".talon-build-");
 }
@@ -67,7 +63,7 @@ std::vector<CacheEntry> list_cache_entries(const std::filesystem::path& director
   std::error_code error;
   for (std::filesystem::directory_iterator it(directory, error), end; !error && it != end;
        it.increment(error)) {
-    if (!is_entry_name(it->path().filename().string())) continue;
+    if (!is_entry_file_name(it->path().filename().string())) continue;
     std::error_code stat_error;
     CacheEntry entry{it->path(), it->file_size(stat_error), it->last_write_time(stat_error)};
     entry.bytes += checksum_bytes(entry.path);

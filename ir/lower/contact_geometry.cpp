@@ -247,28 +247,26 @@ ContactPoint sphere_cylinder(const V3& p, double r, const GeomPose& cyl) {
   return sphere_against(p, r, point_cylinder(cyl, p));
 }
 
-// Three slots: the capsule's two end spheres (a capsule lying on a flat end or along the
-// curved side touches along a line, and two points carry it) and the sphere at the capsule
-// axis' point closest to the cylinder's axis segment (where crossing capsules and cylinders
-// touch, which neither end sees).
-std::vector<ContactPoint> capsule_cylinder(const GeomPose& capsule, const GeomPose& cyl) {
-  const double r = capsule.size.x();
-  std::vector<ContactPoint> out;
-  for (double sign : {-1.0, 1.0})
-    out.push_back(sphere_cylinder(segment_end(capsule, sign), r, cyl));
-  const V3 on_capsule = closest_segment_points(capsule.center, capsule.size.y() * axis(capsule, 2),
-                                               cyl.center, cyl.size.y() * axis(cyl, 2))
-                            .first;
-  out.push_back(sphere_cylinder(on_capsule, r, cyl));
-  return out;
-}
-
 // A capsule as the two spheres at its segment's ends, each collided by `collide(centre, r)`.
 template <class Collide>
 std::vector<ContactPoint> end_spheres(const GeomPose& capsule, Collide collide) {
   std::vector<ContactPoint> out;
   for (double sign : {-1.0, 1.0})
     out.push_back(collide(segment_end(capsule, sign), capsule.size.x()));
+  return out;
+}
+
+// Three slots: the capsule's two end spheres (a capsule lying on a flat end or along the
+// curved side touches along a line, and two points carry it) and the sphere at the capsule
+// axis' point closest to the cylinder's axis segment (where crossing capsules and cylinders
+// touch, which neither end sees).
+std::vector<ContactPoint> capsule_cylinder(const GeomPose& capsule, const GeomPose& cyl) {
+  std::vector<ContactPoint> out =
+      end_spheres(capsule, [&](const V3& p, double r) { return sphere_cylinder(p, r, cyl); });
+  const V3 on_capsule = closest_segment_points(capsule.center, capsule.size.y() * axis(capsule, 2),
+                                               cyl.center, cyl.size.y() * axis(cyl, 2))
+                            .first;
+  out.push_back(sphere_cylinder(on_capsule, capsule.size.x(), cyl));
   return out;
 }
 
