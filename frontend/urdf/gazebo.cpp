@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace talon::urdf {
 namespace {
@@ -13,12 +14,10 @@ std::optional<double> read_child_number(const ParseContext& ctx, const XMLElemen
                                         const char* tag, const std::string& owner) {
   const XMLElement* child = block->FirstChildElement(tag);
   if (!child) return std::nullopt;
-  std::string_view text = child->GetText() ? child->GetText() : "";
-  const std::size_t first = text.find_first_not_of(" \t\r\n");
-  text = first == std::string_view::npos
-             ? std::string_view()
-             : text.substr(first, text.find_last_not_of(" \t\r\n") + 1 - first);
-  const std::optional<double> value = parse_number(text);
+  const std::vector<std::string_view> tokens =
+      split_tokens(child->GetText() ? child->GetText() : "");
+  const std::optional<double> value =
+      tokens.size() == 1 ? parse_number(tokens[0]) : std::optional<double>();
   if (!value || *value < 0) {
     ctx.diag.note(ctx.loc(child), owner,
                   std::string("<") + tag + "> is not a friction coefficient >= 0; ignored");

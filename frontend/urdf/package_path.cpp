@@ -57,8 +57,9 @@ bool try_candidate(const fs::path& candidate, MeshLocation& location) {
 MeshLocation locate_package(std::string_view uri, const std::vector<std::string>& package_paths) {
   MeshLocation location;
   std::string_view rest = uri.substr(kPackageScheme.size());
-  if (rest.find_first_not_of('/') > 0 && rest.find_first_not_of('/') != std::string_view::npos) {
-    rest.remove_prefix(rest.find_first_not_of('/'));
+  if (const std::size_t start = rest.find_first_not_of('/');
+      start > 0 && start != std::string_view::npos) {
+    rest.remove_prefix(start);
     location.note =
         "read package:/// (an empty package name before the third slash) as package://: the "
         "first path component names the package";
