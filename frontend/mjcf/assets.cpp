@@ -1,4 +1,5 @@
-// <asset>: only meshes matter to Talon (their files, for the mesh stage). Textures,
+// <asset>: only meshes matter to Talon: each mesh file is read (frontend/mesh), scaled, and
+// the solid it bounds gives the mass properties of the geoms that use it. Textures,
 // materials, skins and height fields are accepted and left alone.
 #include <filesystem>
 
@@ -24,6 +25,26 @@ std::string resolve_mesh_file(const ReaderContext& ctx, std::string file) {
   const fs::path meshdir(ctx.compiler.meshdir);
   const fs::path base = meshdir.is_absolute() ? meshdir : fs::path(ctx.model_dir) / meshdir;
   return (base / path).lexically_normal().string();
+}
+
+// Reads the mesh file (an unreadable or empty one is an error) and the solid the scaled
+// mesh bounds, into asset.mass or, without one, asset.no_solid.
+void read_mesh_solid(ReaderContext& ctx, const XmlNode& node, const std::string& file,
+                     MeshAsset& asset) {
+  if (!(asset.scale.array().abs() > 0).all()) {
+    report(ctx.diag, node, "a mesh scale must not be zero (it flattens the mesh)");
+    return;
+  }
+  Expected<mesh::TriangleMesh> read = mesh::read_triangle_mesh(asset.file);
+  if (!read) {
+    report(ctx.diag, node, "mesh file '" + file + "': " + read.diagnostics().items()[0].message);
+    return;
+  }
+  mesh::MeshMassResult solid = mesh::mesh_mass(mesh::scaled(*read, asset.scale));
+  if (solid.error.empty())
+    asset.mass = solid.mass;
+  else
+    asset.no_solid = "mesh file '" + file + "': " + solid.error;
 }
 
 void read_mesh(const XmlNode& node, ReaderContext& ctx) {
@@ -52,6 +73,8 @@ void read_mesh(const XmlNode& node, ReaderContext& ctx) {
     std::error_code ec;
     if (!fs::is_regular_file(mesh.file, ec))
       report(ctx.diag, node, "mesh file '" + file + "' not found (looked for '" + mesh.file + "')");
+    else
+      read_mesh_solid(ctx, node, file, mesh);
   }
   if (!ctx.meshes.emplace(name, mesh).second)
     report(ctx.diag, node, "duplicate mesh name '" + name + "'");

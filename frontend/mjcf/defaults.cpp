@@ -14,7 +14,11 @@ const std::set<std::string, std::less<>> kActuatorKinds = {"general",  "motor", 
 }  // namespace
 
 DefaultClasses::DefaultClasses() {
-  classes_.push_back(DefaultClass{"main", -1, {}, {}, {}, {}});
+  // Member defaults, not `{}`: a braced empty list leaves an Eigen vector (mesh_scale)
+  // uninitialised.
+  DefaultClass main;
+  main.name = "main";
+  classes_.push_back(main);
 }
 
 int DefaultClasses::find(const std::string& name) const {

@@ -86,10 +86,11 @@ void resolve_body_inertia(ReaderContext& ctx, const XmlNode& body_node,
     body.inertial_origin = origin_of(*sources.inertial);
   }
   if (uses_geoms(ctx.compiler.inertia_from_geom, sources.inertial != nullptr)) {
-    if (sources.mesh_geom) {
-      report(ctx.diag, *sources.mesh_geom,
-             "unsupported: inertia from mesh geom (mesh loading is not implemented yet); give "
-             "the body an <inertial>");
+    if (sources.meshless) {
+      report(ctx.diag, *sources.meshless->geom,
+             sources.meshless->why +
+                 ", so it cannot give the body's inertia; give the body an "
+                 "<inertial>");
       return;
     }
     if (!sources.geoms.empty()) {

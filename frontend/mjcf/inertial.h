@@ -4,6 +4,8 @@
 // then boundmass / boundinertia / balanceinertia.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "frontend/mjcf/geom_inertia.h"
@@ -13,9 +15,14 @@ namespace talon::mjcf {
 
 // What a body offers for its inertia.
 struct InertiaSources {
-  const XmlNode* inertial = nullptr;   // the <inertial> element, if any
-  std::vector<GeomMass> geoms;         // geoms inside compiler inertiagrouprange
-  const XmlNode* mesh_geom = nullptr;  // first mesh geom inside the group range, if any
+  const XmlNode* inertial = nullptr;  // the <inertial> element, if any
+  std::vector<GeomMass> geoms;        // geoms inside compiler inertiagrouprange
+  // The first mesh geom inside the group range whose mesh bounds no solid, and why.
+  struct Meshless {
+    const XmlNode* geom = nullptr;
+    std::string why;
+  };
+  std::optional<Meshless> meshless;
 };
 
 // Fills body.mass / com / inertia / inertial_origin. Problems (a mesh whose inertia would

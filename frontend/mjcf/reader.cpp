@@ -34,7 +34,7 @@
 //   note per model: Talon's contact is hard.
 // Unsupported (an "unsupported: ..." error with file:line): <tendon> contents, <equality>
 //   contents, <contact><pair>, <composite>, hfield geoms, primitive geoms fitted to meshes,
-//   meshes without a file, inertia from mesh geoms (give an <inertial>), springdamper,
+//   meshes without a file, the inertia of a non-convex mesh (give an <inertial>), springdamper,
 //   actuator transmissions other than joint, actuators on free/ball joints, activation
 //   dynamics, intvelocity/damper/cylinder/muscle/adhesion actuators, keyframe act/mpos/
 //   mquat, coordinate="global", and the elements of later MuJoCo releases (plugin,

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/diagnostics.h"
+#include "frontend/mesh/triangle_mesh.h"
 #include "frontend/mjcf/defaults.h"
 #include "frontend/mjcf/orientation.h"
 #include "frontend/mjcf/xml_tree.h"
@@ -30,11 +32,15 @@ struct CompilerSettings {
   std::string meshdir;
 };
 
-// An <asset><mesh>: the resolved file (empty for inline vertex data) and its scale.
+// An <asset><mesh>: the resolved file (empty for inline vertex data), its scale and, once
+// read, the solid it bounds (scaled). Without a solid (`mass` unset) `no_solid` says why:
+// MuJoCo loads such a mesh (a flat decal) unless a body's inertia needs it.
 struct MeshAsset {
   std::string file;
   Vec3 scale = Vec3::Ones();
   SpecOrigin origin;
+  std::optional<mesh::MeshMass> mass;
+  std::string no_solid;
 };
 
 struct ReaderContext {
