@@ -287,6 +287,7 @@ void Compiler::build_geoms() {
     m.geom_priority.push_back(geom.priority);
     m.geom_mesh_file.push_back(geom.mesh_file);
     m.geom_mesh_scale.push_back(geom.mesh_scale);
+    m.geom_hull_vertices.push_back(geom.hull_vertices);
   }
 }
 

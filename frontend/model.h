@@ -84,6 +84,7 @@ struct Model {
   std::vector<int> geom_priority;           // [ngeom] (contact_condim, contact_friction_geoms)
   std::vector<std::string> geom_mesh_file;  // [ngeom] "" unless a mesh
   std::vector<Vec3> geom_mesh_scale;        // [ngeom]
+  std::vector<std::vector<Vec3>> geom_hull_vertices;  // [ngeom] GeomSpec::hull_vertices
 
   // ---- actuators (joint transmission) ---------------------------------------------------
   int nu = 0;

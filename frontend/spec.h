@@ -75,8 +75,11 @@ struct GeomSpec {
   Vec3 friction{1.0, 0.005, 0.0001};  // sliding, torsional, rolling
   int contype = 1, conaffinity = 1, condim = 3;
   int priority = 0;       // MuJoCo's: the higher of two touching geoms sets condim and friction
-  std::string mesh_file;  // resolved path, GeomType::Mesh only (loaded by the mesh stage)
+  std::string mesh_file;  // resolved path, GeomType::Mesh only
   Vec3 mesh_scale = Vec3::Ones();
+  // The mesh's convex hull vertices (scaled, geom frame): what it collides with. Empty when
+  // the mesh was not read (URDF) or has no hull (flat).
+  std::vector<Vec3> hull_vertices;
 };
 
 // Joint torque = gear * (gain * ctrl + bias[0] + bias[1] * q + bias[2] * qdot), q the joint

@@ -3,6 +3,7 @@
 // materials, skins and height fields are accepted and left alone.
 #include <filesystem>
 
+#include "frontend/mesh/convex_hull.h"
 #include "frontend/mjcf/attributes.h"
 #include "frontend/mjcf/reader_context.h"
 
@@ -27,8 +28,8 @@ std::string resolve_mesh_file(const ReaderContext& ctx, std::string file) {
   return (base / path).lexically_normal().string();
 }
 
-// Reads the mesh file (an unreadable or empty one is an error) and the solid the scaled
-// mesh bounds, into asset.mass or, without one, asset.no_solid.
+// Reads the mesh file (an unreadable or empty one is an error); the scaled mesh's convex hull
+// (asset.hull_vertices) and the solid it bounds (asset.mass or, without one, asset.no_solid).
 void read_mesh_solid(ReaderContext& ctx, const XmlNode& node, const std::string& file,
                      MeshAsset& asset) {
   if (!(asset.scale.array().abs() > 0).all()) {
@@ -40,7 +41,9 @@ void read_mesh_solid(ReaderContext& ctx, const XmlNode& node, const std::string&
     report(ctx.diag, node, "mesh file '" + file + "': " + read.diagnostics().items()[0].message);
     return;
   }
-  mesh::MeshMassResult solid = mesh::mesh_mass(mesh::scaled(*read, asset.scale));
+  const mesh::TriangleMesh scaled = mesh::scaled(*read, asset.scale);
+  asset.hull_vertices = mesh::convex_hull_vertices(scaled.vertices).vertices;
+  mesh::MeshMassResult solid = mesh::mesh_mass(scaled);
   if (solid.error.empty())
     asset.mass = solid.mass;
   else

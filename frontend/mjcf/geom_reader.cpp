@@ -114,6 +114,7 @@ bool attach_mesh(ReaderContext& ctx, const XmlNode& node, const GeomState& state
   }
   geom.mesh_file = mesh->second.file;
   geom.mesh_scale = mesh->second.scale;
+  geom.hull_vertices = mesh->second.hull_vertices;
   return true;
 }
 

@@ -41,6 +41,7 @@ struct MeshAsset {
   SpecOrigin origin;
   std::optional<mesh::MeshMass> mass;
   std::string no_solid;
+  std::vector<Vec3> hull_vertices;  // scaled; empty when the mesh has no hull (flat)
 };
 
 struct ReaderContext {

@@ -12,8 +12,9 @@
 //   incident face clipped to the reference face, or one edge–edge point; see box_box.h),
 //   box–cylinder 1 (the rim point of one circle towards the box, as against a plane),
 //   sphere–cylinder 1 (exact point–cylinder distance), capsule–cylinder 3 (end spheres and
-//   the sphere closest to the cylinder's axis).
-// Other pairs (cylinder–cylinder; ellipsoids; meshes) have none.
+//   the sphere closest to the cylinder's axis), plane–mesh 8 (support points of the mesh's
+//   convex hull: see plane_hull).
+// Other pairs (cylinder–cylinder; ellipsoids; meshes against anything but planes) have none.
 #pragma once
 
 #include <string>
@@ -30,6 +31,7 @@ struct GeomPose {
   V3 center;
   M3 rot;     // geom axes in the world (columns)
   Vec3 size;  // MuJoCo's size convention
+  const std::vector<Vec3>* hull = nullptr;  // a mesh's convex hull vertices (geom frame)
 };
 
 struct ContactPoint {
@@ -46,6 +48,15 @@ int contact_slot_count(GeomType a, GeomType b);
 std::string contact_slot_kind(GeomType a, GeomType b, int slot);
 // The slots of a canonically ordered pair (contact_slot_count of them).
 std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b);
+
+// The slots at the step's start (q⁻) and end (q⁺) poses. Colliders that choose features
+// (the hull's support vertices of plane–mesh) choose them at q⁻ for both, so that the
+// step's residual is smooth in q⁺; the others are contact_points at each pose.
+struct StepContactPoints {
+  std::vector<ContactPoint> minus, plus;
+};
+StepContactPoints contact_points_of_step(const GeomPose& a_minus, const GeomPose& b_minus,
+                                         const GeomPose& a_plus, const GeomPose& b_plus);
 
 // Closest points of the segments centre_a + s·half_a and centre_b + t·half_b, s, t ∈ [−1, 1]
 // (capsule axes, box edges).

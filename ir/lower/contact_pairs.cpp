@@ -33,12 +33,21 @@ bool filtered_by_masks(const Model& m, int g1, int g2) {
            (m.geom_contype[g2] & m.geom_conaffinity[g1]));
 }
 
-void note_skipped(Context& ctx, const GeomPair& pair) {
+// Why the pair gets no slots, or empty when it gets them.
+std::string missing_collider(const Model& m, const GeomPair& pair) {
+  if (contact_slot_count(m.geom_type[pair.a], m.geom_type[pair.b]) == 0)
+    return "no symbolic collider for the pair type";
+  for (int g : {pair.a, pair.b})
+    if (m.geom_type[g] == GeomType::Mesh && m.geom_hull_vertices[g].empty())
+      return "a mesh without a convex hull: URDF meshes are not read yet, and a flat mesh has none";
+  return {};
+}
+
+void note_skipped(Context& ctx, const GeomPair& pair, const std::string& why) {
   const Model& m = ctx.model;
   ctx.note(std::string("no contact between ") + geom_type_name(m.geom_type[pair.a]) + " and " +
-           geom_type_name(m.geom_type[pair.b]) +
-           " geoms (no symbolic collider for the pair type), e.g. " + ctx.geom_label(pair.a) +
-           " and " + ctx.geom_label(pair.b));
+           geom_type_name(m.geom_type[pair.b]) + " geoms (" + why + "), e.g. " +
+           ctx.geom_label(pair.a) + " and " + ctx.geom_label(pair.b));
   ++ctx.skipped_pairs;
 }
 
@@ -57,8 +66,8 @@ std::vector<GeomPair> contact_pairs(Context& ctx) {
       if (excluded.count({std::min(s1, s2), std::max(s1, s2)})) continue;
       GeomPair pair{g1, g2};
       if (!canonical_pair_order(m.geom_type[g1], m.geom_type[g2])) std::swap(pair.a, pair.b);
-      if (contact_slot_count(m.geom_type[pair.a], m.geom_type[pair.b]) == 0) {
-        note_skipped(ctx, pair);
+      if (const std::string why = missing_collider(m, pair); !why.empty()) {
+        note_skipped(ctx, pair, why);
         continue;
       }
       const bool inter_tree = s1 >= 0 && s2 >= 0 && root[s1] != root[s2];

@@ -36,7 +36,8 @@ GeomPose geom_pose(const Context& ctx, int geom, Time t) {
   const Frame& frame = ctx.frame(m.geom_sim[geom], t);
   const Pose& local = m.geom_pose[geom];
   return {m.geom_type[geom], frame.point(local.pos),
-          frame.rot * constant(ctx.g, Mat3(local.quat.toRotationMatrix())), m.geom_size[geom]};
+          frame.rot * constant(ctx.g, Mat3(local.quat.toRotationMatrix())), m.geom_size[geom],
+          &m.geom_hull_vertices[geom]};
 }
 
 // An orthonormal tangent basis of a unit normal, branch-free (Duff et al., "Building an
@@ -59,10 +60,9 @@ std::vector<SlotGeometry> slot_geometry(Context& ctx, const std::vector<GeomPair
   const Model& m = ctx.model;
   std::vector<SlotGeometry> out;
   for (const GeomPair& pair : pairs) {
-    const std::vector<ContactPoint> minus =
-        contact_points(geom_pose(ctx, pair.a, Time::Minus), geom_pose(ctx, pair.b, Time::Minus));
-    const std::vector<ContactPoint> plus =
-        contact_points(geom_pose(ctx, pair.a, Time::Plus), geom_pose(ctx, pair.b, Time::Plus));
+    const auto [minus, plus] = contact_points_of_step(
+        geom_pose(ctx, pair.a, Time::Minus), geom_pose(ctx, pair.b, Time::Minus),
+        geom_pose(ctx, pair.a, Time::Plus), geom_pose(ctx, pair.b, Time::Plus));
     for (std::size_t k = 0; k < plus.size(); ++k) {
       SlotGeometry s{pair, m.geom_sim[pair.a], m.geom_sim[pair.b], minus[k], plus[k], -1};
       ContactSlot slot;

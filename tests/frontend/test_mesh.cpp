@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 
+#include "frontend/mesh/convex_hull.h"
 #include "frontend/mesh/triangle_mesh.h"
 
 namespace {
@@ -125,4 +126,17 @@ TEST_CASE("faces facing inwards weigh what outward ones do, as in MuJoCo", "[fro
   const MeshMassResult solid = talon::mesh::mesh_mass(cube);
   REQUIRE(solid.error.empty());
   CHECK(solid.mass.volume == Approx(1).epsilon(1e-12));
+}
+
+TEST_CASE("a convex hull keeps the corners and drops the inside", "[frontend][mesh]") {
+  std::vector<Vec3> points = read("cube.obj").vertices;
+  points.push_back(Vec3(0.5, 0.5, 0.5));  // inside
+  points.push_back(Vec3(0.5, 0.5, 1.0));  // on a face
+  const talon::mesh::HullResult hull = talon::mesh::convex_hull_vertices(points);
+  REQUIRE(hull.error.empty());
+  CHECK(hull.vertices.size() == 8);
+  for (const Vec3& v : hull.vertices) CHECK((v.array() == 0 || v.array() == 1).all());
+  const std::vector<Vec3> flat = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(1, 1, 0)};
+  CHECK_FALSE(talon::mesh::convex_hull_vertices(flat).error.empty());
+  CHECK_FALSE(talon::mesh::convex_hull_vertices({Vec3::Zero()}).error.empty());
 }

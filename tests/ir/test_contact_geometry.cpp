@@ -441,6 +441,7 @@ TEST_CASE("contact geometry: a fixed number of slots per geom pair") {
   CHECK(contact_slot_count(T::Sphere, T::Cylinder) == 1);
   CHECK(contact_slot_count(T::Capsule, T::Cylinder) == 3);
   CHECK(contact_slot_count(T::Cylinder, T::Cylinder) == 0);
+  CHECK(contact_slot_count(T::Plane, T::Mesh) == 8);
 }
 
 TEST_CASE("contact geometry: box-cylinder rim points against a box face and edge") {
@@ -575,7 +576,7 @@ TEST_CASE("contact geometry: capsule-cylinder ends and the point over the axis")
 
 TEST_CASE("contact geometry: pairs without a collider have no slots") {
   CHECK(contact_slot_count(GeomType::Cylinder, GeomType::Cylinder) == 0);
-  CHECK(contact_slot_count(GeomType::Plane, GeomType::Mesh) == 0);
+  CHECK(contact_slot_count(GeomType::Sphere, GeomType::Mesh) == 0);
   CHECK(canonical_pair_order(GeomType::Plane, GeomType::Box));
   CHECK_FALSE(canonical_pair_order(GeomType::Cylinder, GeomType::Box));
 }

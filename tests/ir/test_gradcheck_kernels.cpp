@@ -98,6 +98,11 @@ TEST_CASE("gradcheck: kernels of the shipped models") {
   }
 }
 
+// The plane–mesh collider (support vertices chosen at q⁻, measured at q⁺).
+TEST_CASE("gradcheck: kernels of a mesh cube on the floor") {
+  check_kernels(load_and_lower(TALON_TEST_DATA_DIR "/scenes/mesh_cube_drop.xml"), 2, 6, 48);
+}
+
 TEST_CASE("gradcheck: kernels of MuJoCo's humanoid (multi-hinge bodies, capsule contacts)") {
   const std::string path = "/usr/share/mujoco/model/humanoid/humanoid.xml";
   TALON_SKIP_IF_MISSING(path, "libmujoco-samples");

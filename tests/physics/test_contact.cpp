@@ -302,3 +302,48 @@ TEST_CASE("a ball rests on a post and a capsule across two rollers", "[physics][
 }
 
 }  // namespace talon
+
+namespace talon {
+
+// A mesh geom collides through its convex hull's support points (ir/lower/contact_geometry.h,
+// plane_hull): a cube given as an OBJ mesh (tests/data/scenes/mesh_cube_drop.xml: the unit
+// cube with a corner at the origin, scaled to 0.1 m, turned 25° about z) dropped from 5 cm
+// comes to rest flat on a face, its centre half a side above the floor to within the
+// resting depth, and where the same cube as a box primitive rests.
+TEST_CASE("a mesh cube dropped on the floor rests on a face at h = 0.1 and 0.05",
+          "[physics][contact][mesh]") {
+  const Expected<Model> mesh_model =
+      load_model(std::string(TALON_TEST_DATA_DIR) + "/scenes/mesh_cube_drop.xml");
+  INFO(mesh_model.diagnostics().format());
+  REQUIRE(mesh_model.ok());
+  const Simulator mesh = testing::make_simulator(*mesh_model);
+  REQUIRE(mesh.program().slots.size() == 8);
+  const Simulator box = testing::make_simulator(testing::model_from_mjcf(R"(
+<mujoco model="box_cube_drop">
+  <worldbody>
+    <geom name="floor" type="plane" size="0 0 1" friction="0.8"/>
+    <body name="cube" pos="0 0 0.05" euler="0 0 25">
+      <freejoint/>
+      <geom type="box" size="0.05 0.05 0.05" pos="0.05 0.05 0.05" friction="0.8" density="1000"/>
+    </body>
+  </worldbody>
+</mujoco>)"));
+  for (const double h : {0.1, 0.05}) {
+    INFO("h = " << h);
+    runtime::WorldBatch w = mesh.make_worlds(1), reference = box.make_worlds(1);
+    for (int k = 0; k < static_cast<int>(std::lround(2 / h)); ++k) {
+      mesh.step(w, h);
+      box.step(reference, h);
+      REQUIRE(w.status[0] == runtime::kWorldOk);
+    }
+    // The centre is half the side above the face, less the resting depth.
+    CHECK(com(w, 0, 0).z() <= 0.05);
+    CHECK(com(w, 0, 0).z() >= 0.05 - kRestDepth);
+    const Quat turn(w.q[3], w.q[4], w.q[5], w.q[6]);
+    CHECK(std::abs((turn * Vec3::UnitZ()).z() - 1) < 1e-9);  // flat on its face
+    CHECK(velocity(w, 0, 0).norm() < 1e-6);
+    CHECK((com(w, 0, 0) - com(reference, 0, 0)).norm() < kRestDepth);
+  }
+}
+
+}  // namespace talon
