@@ -55,6 +55,19 @@ std::string pkg_config(const std::string& name, const Model& model) {
          "Cflags: -I${includedir}\n";
 }
 
+// What an f32 user must know (docs/solver_options.md, "Precision"): where the bar comes from,
+// what it was checked on, and that an unconverged step is flagged, not failed.
+void print_f32_note(const std::string& name) {
+  std::cout << "note: f32: a step converges at its residual's round-off floor, 4 FLT_EPSILON "
+               "(|q|/h + |u|),\n"
+               "      where that is above --convergence-tolerance (checked against f64 on a "
+               "drop, a slide\n"
+               "      and the three-wheeler's drive over its obstacle). A step that misses it "
+               "returns\n      "
+            << name << "_STEP_OK with stats.converged = 0: read " << name
+            << "_step_statistics after each step.\n";
+}
+
 int compile(const CompileArgs& args) {
   Expected<Model> model = load_for_cli(args.model, false);
   if (!model) return 1;
@@ -102,6 +115,7 @@ int compile(const CompileArgs& args) {
             << library.string() << "\n      " << pc.string() << "\n"
             << name << "_step: " << unit->nq << " position and " << unit->nv << " velocity values, "
             << unit->nctrl << " controls, " << unit->nrows << " constraint rows\n";
+  if (options.precision == ir::CPrecision::Float) print_f32_note(name);
   return 0;
 }
 

@@ -51,7 +51,9 @@ struct SolverOptions {
   int pcr_iterations = 64;
   double pcr_tolerance = 1e-12;  // a PCR solve stops when ‖r‖ ≤ this · ‖r₀‖ (scaled residuals)
   // The step converged when ‖L F‖ ≤ this (m/s; L = diag(M̃⁻¹, I) puts every row in velocity
-  // units); the iteration stops there. Otherwise NAME_stats.converged = 0.
+  // units), or ≤ 4 ε (|q|/h + |u|) where that round-off floor is higher (f32:
+  // codegen/solver/talon_convergence.h); the iteration stops there. Otherwise
+  // NAME_stats.converged = 0.
   double convergence_tolerance = 1e-6;
   bool warm_start = true;        // iterate 0: the better of the previous step's impulses and 0
   // FGMRES iterations per Newton direction at most (≥ 1); each stops earlier at the forcing
@@ -121,7 +123,8 @@ enum StepStatistic {
   kStatNewtonIterations = 0,  // Newton updates performed
   kStatBestIterate = 1,       // index of the returned iterate (0 = initial guess)
   kStatPcrIterations = 2,     // PCR iterations summed over the updates
-  kStatConverged = 3,         // 1 when √merit ≤ convergence_tolerance
+  kStatConverged = 3,         // 1 when √merit ≤ the step's bar (convergence_tolerance, or
+                              // its round-off floor in f32: talon_convergence.h)
   kStatMerit = 4,             // merit of the returned iterate ((m/s)²)
   kStatSubsteps = 5,          // substeps taken (1 = the step was not split)
   kStatBlockResiduals = 6,    // then one √Σ squares per block (block_names order)

@@ -166,6 +166,9 @@ std::string config_text(const Layout& l, const ModelUnitOptions& options) {
       {"TALON_TRACE_BLOCKS", kTraceBlockResiduals}};
   for (const auto& [name, value] : sizes) macro(out, name, static_cast<long long>(value));
   macro(out, "TALON_PCR_RELATIVE_TOLERANCE", s.pcr_tolerance * s.pcr_tolerance);
+  // The bar below which a step has converged, in every precision; the solver raises it to
+  // the residual's round-off floor where that is higher, which in practice means f32
+  // (codegen/solver/talon_convergence.h, docs/solver_options.md "Precision").
   macro(out, "TALON_CONVERGED_MERIT", s.convergence_tolerance * s.convergence_tolerance);
   macro(out, "TALON_MAX_ROTATION", s.max_rotation);
   macro(out, "TALON_DIVERGED_MERIT", s.divergence_tolerance * s.divergence_tolerance);

@@ -20,6 +20,9 @@ constexpr std::string_view kPcr =
 constexpr std::string_view kKrylov =
 #include "codegen/solver/talon_krylov.h"
     ;
+constexpr std::string_view kConvergence =
+#include "codegen/solver/talon_convergence.h"
+    ;
 constexpr std::string_view kNewton =
 #include "codegen/solver/talon_newton.h"
     ;
@@ -47,7 +50,7 @@ const std::string& solver_prelude_text() {
 const std::string& solver_loop_text() {
   static const std::string text = [] {
     std::string all;
-    for (std::string_view part : {kSchur, kPcr, kKrylov, kNewton, kAdjoint}) {
+    for (std::string_view part : {kSchur, kPcr, kKrylov, kConvergence, kNewton, kAdjoint}) {
       all += strip_markers(part);
       all += '\n';
     }

@@ -13,8 +13,8 @@ namespace talon::codegen {
 // talon_math.h: the scalar type talon_real and vector helpers, which the unit's tables need.
 const std::string& solver_prelude_text();
 
-// talon_schur.h, talon_pcr.h, talon_krylov.h and talon_newton.h, in that order: the loops,
-// which read the unit's tables.
+// talon_schur.h, talon_pcr.h, talon_krylov.h, talon_convergence.h, talon_newton.h and
+// talon_adjoint.h, in that order: the loops, which read the unit's tables.
 const std::string& solver_loop_text();
 
 }  // namespace talon::codegen

@@ -28,6 +28,7 @@ typedef float talon_real;
 /* Below this a denominator counts as zero; above TALON_HUGE a value counts as overflowing. */
 #define TALON_TINY 1e-30f
 #define TALON_HUGE 1e30f
+#define TALON_EPSILON 1.1920929e-7f /* FLT_EPSILON: the spacing of floats at 1 */
 #else
 typedef double talon_real;
 #define TALON_SQRT(x) sqrt(x)
@@ -36,6 +37,7 @@ typedef double talon_real;
 #define TALON_FMAX(a, b) fmax(a, b)
 #define TALON_TINY 1e-280
 #define TALON_HUGE 1e280
+#define TALON_EPSILON 2.220446049250313e-16 /* DBL_EPSILON */
 #endif
 
 /* x is neither NaN nor infinite (x - x is NaN for both), without isfinite, which C99 spells

@@ -51,7 +51,8 @@ R"talon_c(
  *      descent direction of θ, whose slope along it is at most −2(1 − η) θ, because d solves
  *      the system of the residual θ measures. θ_ref is the largest of the last
  *      TALON_MERIT_MEMORY merits (a non-monotone search: see there why);
- *   3. stop when θ ≤ TALON_CONVERGED_MERIT (the tolerance²) or after K updates, or when no
+ *   3. stop when θ ≤ talon_converged_merit (the tolerance², or the round-off floor above
+ *      it: talon_convergence.h) or after K updates, or when no
  *      α passes (the step then failed to converge).
  * No projection, no best-iterate selection: the returned iterate is the last one. A step that
  * does not converge is retried as two half steps (talon_step_world), a fallback counted in
@@ -341,6 +342,7 @@ static TALON_CALLABLE talon_real talon_split_iterate(talon_workspace* ws) {
  * warm start (or, with `from_split`, from the split's end state: talon_split_iterate). The
  * last iterate goes to ws->best_*. Returns 1 when its merit is finite. */
 static TALON_CALLABLE int talon_solve(talon_workspace* ws, int from_split) {
+  const talon_real converged_merit = talon_converged_merit(ws); /* talon_convergence.h */
   talon_real merit, recent[TALON_MERIT_MEMORY];
   int k, i, accepted = 1;
   ws->stats.newton_iterations = 0;
@@ -361,7 +363,7 @@ static TALON_CALLABLE int talon_solve(talon_workspace* ws, int from_split) {
 #if TALON_TRACE_CAPACITY > 0
     talon_trace_iterate(ws, k, merit);
 #endif
-    if (!talon_finite(merit) || !accepted || merit <= (talon_real)TALON_CONVERGED_MERIT ||
+    if (!talon_finite(merit) || !accepted || merit <= converged_merit ||
         k >= TALON_NEWTON_ITERATIONS)
       break;
     recent[k % TALON_MERIT_MEMORY] = merit;
@@ -369,7 +371,7 @@ static TALON_CALLABLE int talon_solve(talon_workspace* ws, int from_split) {
     merit = talon_newton_update(ws, merit, reference, &accepted, &ws->stats.pcr_iterations);
     if (accepted) ++ws->stats.newton_iterations;
   }
-  ws->stats.converged = merit <= (talon_real)TALON_CONVERGED_MERIT;
+  ws->stats.converged = merit <= converged_merit;
   if (!talon_finite(merit)) return 0;
   talon_keep_iterate(ws, ws->stats.newton_iterations, merit);
   return 1;

@@ -226,6 +226,23 @@ TEST_CASE("control files that are not CSV, or broken throughout, give few errors
   CHECK(many.find("c.csv: error: 15 more rows with errors not shown") != std::string::npos);
 }
 
+TEST_CASE("talon compile --precision f32 says where its bar comes from and how a miss shows",
+          "[runtime][cli][f32]") {
+  ::setenv("TALON_CACHE_DIR", testing::test_cache_directory().c_str(), 1);
+  codegen::TemporaryDirectory scratch_dir = scratch();
+  const std::string base = "compile " + model_path("sphere_drop.xml") + " --name ball -o ";
+  const CliResult f32 =
+      run_talon(base + (scratch_dir.path() / "f32").string() + " --precision f32");
+  INFO(f32.err);
+  REQUIRE(f32.status == 0);
+  CHECK(f32.out.find("note: f32: a step converges at its residual's round-off floor") !=
+        std::string::npos);
+  CHECK(f32.out.find("ball_STEP_OK with stats.converged = 0") != std::string::npos);
+  const CliResult f64 = run_talon(base + (scratch_dir.path() / "f64").string());
+  REQUIRE(f64.status == 0);
+  CHECK(f64.out.find("note: f32") == std::string::npos);
+}
+
 TEST_CASE("talon compile writes a library whose freestanding step matches talon simulate",
           "[runtime][cli]") {
   ::setenv("TALON_CACHE_DIR", testing::test_cache_directory().c_str(), 1);
