@@ -2,7 +2,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <set>
+#include <string>
 
 extern "C" {
 #include <libqhull_r/qhull_ra.h>
@@ -36,7 +38,7 @@ class MessageStream {
 
 }  // namespace
 
-HullResult convex_hull_vertices(const std::vector<Vec3>& points) {
+HullResult convex_hull_vertices(const std::vector<Vec3>& points, int max_vertices) {
   HullResult result;
   if (points.size() < 4) {
     result.error = "a convex hull needs at least 4 points";
@@ -49,9 +51,13 @@ HullResult convex_hull_vertices(const std::vector<Vec3>& points) {
   qhT state;
   qhT* qh = &state;
   qh_zero(qh, messages.file());
-  char flags[] = "qhull Qt";  // triangulated output; only the vertex set is used
+  // Triangulated output (only the vertex set is used); TA: stop after that many points
+  // beyond the initial simplex.
+  std::string flags = "qhull Qt";
+  if (static_cast<std::size_t>(max_vertices) < points.size())
+    flags += " TA" + std::to_string(std::max(max_vertices, 4) - 4);
   const int code = qh_new_qhull(qh, 3, static_cast<int>(points.size()), coordinates.data(), False,
-                                flags, nullptr, messages.file());
+                                flags.data(), nullptr, messages.file());
   if (code == 0) {
     std::set<int> ids;
     vertexT* vertex;
@@ -65,6 +71,10 @@ HullResult convex_hull_vertices(const std::vector<Vec3>& points) {
   int long_bytes = 0, long_blocks = 0;
   qh_memfreeshort(qh, &long_blocks, &long_bytes);
   return result;
+}
+
+std::vector<Vec3> collision_hull(const std::vector<Vec3>& points) {
+  return convex_hull_vertices(points, kCollisionHullVertices).vertices;
 }
 
 }  // namespace talon::mesh

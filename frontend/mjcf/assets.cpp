@@ -42,7 +42,7 @@ void read_mesh_solid(ReaderContext& ctx, const XmlNode& node, const std::string&
     return;
   }
   const mesh::TriangleMesh scaled = mesh::scaled(*read, asset.scale);
-  asset.hull_vertices = mesh::convex_hull_vertices(scaled.vertices).vertices;
+  asset.hull_vertices = mesh::collision_hull(scaled.vertices);
   mesh::MeshMassResult solid = mesh::mesh_mass(scaled);
   if (solid.error.empty())
     asset.mass = solid.mass;

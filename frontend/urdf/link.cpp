@@ -1,6 +1,8 @@
 // <link>: <inertial> -> mass properties, <collision> -> geoms; <visual> is not simulated.
 #include <string_view>
 
+#include "frontend/mesh/convex_hull.h"
+#include "frontend/mesh/triangle_mesh.h"
 #include "frontend/urdf/elements.h"
 #include "frontend/urdf/package_path.h"
 
@@ -54,6 +56,12 @@ bool read_mesh(const ParseContext& ctx, const XMLElement* mesh, const std::strin
   }
   geom.type = GeomType::Mesh;
   geom.mesh_file = location.path;
+  const Expected<mesh::TriangleMesh> read = mesh::read_triangle_mesh(location.path);
+  if (!read) {
+    ctx.error(mesh, owner, "mesh file '" + uri + "': " + read.diagnostics().items()[0].message);
+    return false;
+  }
+  geom.hull_vertices = mesh::collision_hull(mesh::scaled(*read, geom.mesh_scale).vertices);
   return true;
 }
 

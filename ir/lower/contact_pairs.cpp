@@ -8,7 +8,9 @@
 // MuJoCo then prunes pairs by bounding volumes at run time; Talon's slots are static, so
 // every pair that passes gets its slots. Pairs between different kinematic trees grow
 // quadratically with the number of trees, so LowerOptions::max_inter_tree_pairs caps them.
+#include <map>
 #include <set>
+#include <string>
 
 #include "ir/lower/contact_geometry.h"
 #include "ir/lower/contact_pairs.h"
@@ -43,12 +45,29 @@ std::string missing_collider(const Model& m, const GeomPair& pair) {
   return {};
 }
 
-void note_skipped(Context& ctx, const GeomPair& pair, const std::string& why) {
-  const Model& m = ctx.model;
-  ctx.note(std::string("no contact between ") + geom_type_name(m.geom_type[pair.a]) + " and " +
-           geom_type_name(m.geom_type[pair.b]) + " geoms (" + why + "), e.g. " +
-           ctx.geom_label(pair.a) + " and " + ctx.geom_label(pair.b));
-  ++ctx.skipped_pairs;
+// Pairs skipped for one reason between two geom types: one note for all of them (a robot's
+// meshes make hundreds), naming the first.
+struct SkippedPairs {
+  GeomPair first;
+  int count = 0;
+};
+using SkippedByKind = std::map<std::string, SkippedPairs>;  // "type-type: why"
+
+void record_skipped(const Model& m, const GeomPair& pair, const std::string& why,
+                    SkippedByKind& skipped) {
+  const std::string kind = std::string(geom_type_name(m.geom_type[pair.a])) + " and " +
+                           geom_type_name(m.geom_type[pair.b]) + " geoms (" + why + ")";
+  SkippedPairs& entry = skipped[kind];
+  if (entry.count++ == 0) entry.first = pair;
+}
+
+void note_skipped(Context& ctx, const SkippedByKind& skipped) {
+  for (const auto& [kind, pairs] : skipped) {
+    ctx.note("no contact between " + kind + ": " + std::to_string(pairs.count) +
+             (pairs.count == 1 ? " pair" : " pairs") + ", e.g. " +
+             ctx.geom_label(pairs.first.a) + " and " + ctx.geom_label(pairs.first.b));
+    ctx.skipped_pairs += pairs.count;
+  }
 }
 
 }  // namespace
@@ -59,6 +78,7 @@ std::vector<GeomPair> contact_pairs(Context& ctx) {
   const std::set<std::pair<int, int>> excluded(m.exclude_sim_pairs.begin(),
                                                m.exclude_sim_pairs.end());
   std::vector<GeomPair> same_tree, other_trees;
+  SkippedByKind skipped;
   for (int g1 = 0; g1 < m.ngeom; ++g1) {
     for (int g2 = g1 + 1; g2 < m.ngeom; ++g2) {
       const int s1 = m.geom_sim[g1], s2 = m.geom_sim[g2];
@@ -67,13 +87,14 @@ std::vector<GeomPair> contact_pairs(Context& ctx) {
       GeomPair pair{g1, g2};
       if (!canonical_pair_order(m.geom_type[g1], m.geom_type[g2])) std::swap(pair.a, pair.b);
       if (const std::string why = missing_collider(m, pair); !why.empty()) {
-        note_skipped(ctx, pair, why);
+        record_skipped(m, pair, why, skipped);
         continue;
       }
       const bool inter_tree = s1 >= 0 && s2 >= 0 && root[s1] != root[s2];
       (inter_tree ? other_trees : same_tree).push_back(pair);
     }
   }
+  note_skipped(ctx, skipped);
   const int cap = ctx.options.max_inter_tree_pairs;
   if (cap >= 0 && static_cast<int>(other_trees.size()) > cap) {
     ctx.note("contacts between different kinematic trees are not generated: " +

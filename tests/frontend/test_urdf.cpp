@@ -498,6 +498,25 @@ TEST_CASE("urdf: file:// and absolute mesh paths") {
   CHECK(read_ok(mesh_robot(mesh)).geoms.at(0).mesh_file == mesh);
 }
 
+// Collision meshes are read: their convex hull (scaled) is what the geom collides with; a
+// flat mesh has none; an empty or unreadable file is an error at the <mesh> line.
+TEST_CASE("urdf: collision meshes are read into convex hulls") {
+  const std::string assets = std::string(TALON_TEST_DATA_DIR) + "/mjcf/assets/";
+  const auto mesh_robot = [](const std::string& filename) {
+    return "<robot name='r'><link name='a'><collision><geometry>\n<mesh filename='" + filename +
+           "' scale='2 1 0.5'/></geometry></collision></link></robot>";
+  };
+  const ModelSpec cube = read_ok(mesh_robot(assets + "cube.obj"));
+  REQUIRE(cube.geoms.at(0).hull_vertices.size() == 8);
+  for (const Vec3& v : cube.geoms[0].hull_vertices)
+    CHECK(((v.array() == 0) || (v.array() == Eigen::Array3d(2, 1, 0.5))).all());
+  CHECK(read_ok(mesh_robot(kUrdfDir + "/meshes/local.stl")).geoms.at(0).hull_vertices.empty());
+  const Expected<ModelSpec> empty = read_urdf_string(mesh_robot(assets + "empty.stl"), "mem.urdf", {});
+  REQUIRE_FALSE(empty.ok());
+  CHECK_THAT(empty.diagnostics().format(),
+             Catch::Contains("mem.urdf:2: error") && Catch::Contains("holds no triangle"));
+}
+
 TEST_CASE("urdf: a 100 000-link chain loads without recursion") {
   constexpr int kLinks = 100000;
   std::string xml = "<robot name='chain'>\n";
