@@ -60,8 +60,8 @@ std::string documentation(const Model& model, const ir::ResidualProgram& program
       << comment_text(model.name) << "' (" << comment_text(file)
       << "). Do not edit: regenerate it instead.\n *\n"
       << " * One world of the model, advanced by backward Euler in maximal coordinates with hard\n"
-      << " * contact (non-smooth Newton with a fixed budget, best iterate, PCR). Freestanding "
-         "C99:\n"
+      << " * compliant contact (Newton with the exact Jacobian, FGMRES preconditioned by PCR,\n"
+      << " * an Armijo line search; a step that does not converge is split). Freestanding C99:\n"
       << " * no heap, no stdio, only <math.h>; every array is sized here.\n *\n";
   document_state(out, model, n, real);
   document_inputs(out, model, program, layout, n);
