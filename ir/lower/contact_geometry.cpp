@@ -265,7 +265,8 @@ V3 hull_support(const GeomPose& hull, const V3& d) {
 }
 
 // A mesh's convex hull above a plane, in kHullPlaneSlots slots, each one hull vertex: the
-// hull's support point along −n (its deepest vertex) and along −n tilted by kSupportTilt
+// hull's support point along −n (its deepest vertex; the direction tilted by kTieBreakTilt,
+// see below) and along −n tilted by kSupportTilt
 // towards seven tangent directions 2π/7 apart. A hull resting on a face (a mesh cube on the
 // floor) then has each of the face's corners in some slot, whatever its yaw (a corner is the
 // support of every tilted direction within the corner's quarter turn, and 2π/7 < π/2), so

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <map>
+#include <memory>
 
 #include "runtime/control_table.h"
 #include "runtime/unit_stepper.h"
@@ -26,14 +28,30 @@ struct Scene {
 };
 
 template <class Real>
-std::vector<UnitStepRecord> rollout(const Scene& scene, const codegen::SolverOptions& solver = {}) {
-  const Model model = testing::shipped_model(scene.file);
+UnitStepper<Real> make_stepper(const Model& model, const codegen::SolverOptions& solver = {}) {
   codegen::ModelUnitOptions options;
   options.name = sizeof(Real) == sizeof(float) ? "f32_unit" : "f64_unit";
   options.precision =
       sizeof(Real) == sizeof(float) ? ir::CPrecision::Float : ir::CPrecision::Double;
   options.solver = solver;
-  UnitStepper<Real> unit(model, options);
+  return UnitStepper<Real>(model, options);
+}
+
+// The unit of `file` with the default solver, compiled once per test run (the scenes share
+// models at several h; compiling is most of the test's time, the more so under ASan).
+template <class Real>
+UnitStepper<Real>& shared_stepper(const std::string& file) {
+  static std::map<std::string, std::unique_ptr<UnitStepper<Real>>> units;
+  std::unique_ptr<UnitStepper<Real>>& unit = units[file];
+  if (!unit)
+    unit = std::make_unique<UnitStepper<Real>>(make_stepper<Real>(testing::shipped_model(file)));
+  unit->reset();
+  return *unit;
+}
+
+template <class Real>
+std::vector<UnitStepRecord> rollout(const Scene& scene, UnitStepper<Real>& unit) {
+  const Model model = testing::shipped_model(scene.file);
   if (!scene.u0.empty()) unit.set_velocity(scene.u0);
   runtime::ControlTable table;
   if (scene.drive) {
@@ -89,8 +107,8 @@ TEST_CASE("f32 units step the test scenes to the f64 answer, every step converge
                                     Scene{"three_wheeler_scene.xml", 0.1, 20, {}, true},
                                     Scene{"three_wheeler_scene.xml", 0.05, 30, {}, true},
                                     Scene{"three_wheeler_scene.xml", 0.1, 60, {}, true});
-  const std::vector<UnitStepRecord> f64 = rollout<double>(scene);
-  const std::vector<UnitStepRecord> f32 = rollout<float>(scene);
+  const std::vector<UnitStepRecord> f64 = rollout(scene, shared_stepper<double>(scene.file));
+  const std::vector<UnitStepRecord> f32 = rollout(scene, shared_stepper<float>(scene.file));
   double allowed = 0, largest = 0;
   int f32_updates = 0, f64_updates = 0;
   for (std::size_t k = 0; k < f64.size(); ++k) {
@@ -120,8 +138,9 @@ TEST_CASE("an f32 step that misses its bar says so in its statistics and still a
   codegen::SolverOptions solver;
   solver.newton_iterations = 1;
   solver.max_substep_depth = 0;
-  const std::vector<UnitStepRecord> f32 =
-      rollout<float>(Scene{"sliding_box.xml", 0.1, 1, {2, 0, 0, 0, 0, 0}, false}, solver);
+  const Scene launched{"sliding_box.xml", 0.1, 1, {2, 0, 0, 0, 0, 0}, false};
+  UnitStepper<float> unit = make_stepper<float>(testing::shipped_model(launched.file), solver);
+  const std::vector<UnitStepRecord> f32 = rollout(launched, unit);
   REQUIRE(f32[0].status == 0);
   CHECK_FALSE(f32[0].converged());
   CHECK(f32[0].newton_iterations() == 1);

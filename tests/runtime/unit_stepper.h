@@ -40,12 +40,13 @@ class UnitStepper {
     const std::string& n = options.name;
     step_ = function<int(Real*, Real*, const Real*, Real, void*)>(n + "_step");
     statistics_ = function<void(const void*, Real*)>(n + "_step_statistics");
+    workspace_init_ = function<void(void*)>(n + "_workspace_init");
+    initial_state_ = function<void(Real*, Real*)>(n + "_initial_state");
     const auto size = function<long()>(n + "_workspace_size")();
     workspace_.assign(static_cast<std::size_t>(size) / sizeof(std::max_align_t) + 1, {});
-    function<void(void*)>(n + "_workspace_init")(workspace_.data());
     q_.resize(unit_.nq);
     u_.resize(unit_.nv);
-    function<void(Real*, Real*)>(n + "_initial_state")(q_.data(), u_.data());
+    reset();
     if (unit_.trace_capacity > 0) {
       function<void(void*, int)>(n + "_set_trace")(workspace_.data(), 1);
       trace_ = function<int(const void*, Real*)>(n + "_trace");
@@ -53,6 +54,12 @@ class UnitStepper {
   }
 
   const codegen::ModelUnit& unit() const { return unit_; }
+  // Back to the model's initial state with a fresh workspace (no warm start), so that one
+  // compiled unit serves several runs.
+  void reset() {
+    workspace_init_(workspace_.data());
+    initial_state_(q_.data(), u_.data());
+  }
   void set_velocity(std::span<const double> u) { u_.assign(u.begin(), u.end()); }
 
   // Advances the state by h with `ctrl` (unit().nctrl values, rounded to Real).
@@ -110,6 +117,8 @@ class UnitStepper {
   codegen::ModelUnit unit_;
   codegen::ObjectCode code_;
   int (*step_)(Real*, Real*, const Real*, Real, void*) = nullptr;
+  void (*workspace_init_)(void*) = nullptr;
+  void (*initial_state_)(Real*, Real*) = nullptr;
   void (*statistics_)(const void*, Real*) = nullptr;
   int (*trace_)(const void*, Real*) = nullptr;
   std::vector<std::max_align_t> workspace_;
