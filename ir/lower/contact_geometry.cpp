@@ -5,6 +5,7 @@
 // use ε-guarded norms so that coincident centres give a finite (if arbitrary) normal.
 #include "ir/lower/contact_geometry.h"
 
+#include <array>
 #include <cmath>
 #include <numbers>
 
@@ -14,7 +15,16 @@ namespace talon::ir::lower {
 namespace {
 
 constexpr double kNormEps = 1e-12;      // metres: guards normalising centre offsets
-constexpr double kDirectionEps = 1e-9;  // unitless: rim direction of an upright cylinder
+constexpr double kDirectionEps = 1e-9;  // unitless: guards the support of an upright disc
+// sin of the tilt below which an upright cylinder's contact point moves from its disc's
+// centre to the rim in proportion to the tilt (capped_direction) instead of jumping there:
+// a point that jumps over 1e-9 rad gives the exact Jacobian a lever arm of R·1e9 m/rad, and
+// Newton found no step along its directions (an upright can on the floor diverged at its
+// first step). The price is the gap of the disc's lowest point, overestimated by at most
+// R·kUprightBlend/4 (0.5 mm for R = 0.1 m) while tilted by less than kUprightBlend; upright
+// or tilted further it is exact. An upright cylinder stands while its tilt's lever
+// R/kUprightBlend exceeds its centre's height, i.e. up to an aspect L/R of 50.
+constexpr double kUprightBlend = 0.02;
 // sin of the tilt at which a cylinder's one contact point (plane and box) reaches the lower
 // end circle. Its axial position moves L/kTiltBlend per radian of tilt about upright, and the
 // normal impulse's lever with it: at 0.02 that was 1 m/rad on the robot's wheels, a torque
@@ -28,6 +38,7 @@ constexpr int kHullPlaneSlots = 8;
 constexpr double kSupportTilt = 0.2;     // rad
 constexpr double kTieBreakTilt = 1e-3;   // rad: the deepest-vertex slot's direction
 constexpr double kSupportAzimuth = 0.1;  // rad: the directions' offset from the plane's x axis
+constexpr double kInactiveGap = 1.0;     // m: the gap of a slot switched off for the step
 
 int rank(GeomType t) {
   switch (t) {
@@ -187,12 +198,18 @@ std::vector<ContactPoint> plane_box(const GeomPose& plane, const GeomPose& box) 
   return out;
 }
 
-// The point of an end circle's rim closest to `target`: centre + r · (direction to target
-// projected onto the circle's plane).
+// v / max(|v|, floor): the unit vector along v where |v| ≥ floor, shorter in proportion to
+// |v| below (continuous, Lipschitz: see kUprightBlend).
+V3 capped_direction(const V3& v, const Expr& floor) {
+  return (1.0 / max(smooth_norm(v, kNormEps), floor)) * v;
+}
+
+// The point of an end circle's rim towards `towards` (a unit vector): centre + r · (its part
+// in the circle's plane), moved inside the disc when that part is shorter than kUprightBlend.
 V3 rim_point_towards(const GeomPose& cyl, const V3& centre, const V3& towards) {
   const V3 a = axis(cyl, 2);
   const V3 in_plane = towards - dot(towards, a) * a;
-  return centre + (cyl.size.x() / smooth_norm(in_plane, kDirectionEps)) * in_plane;
+  return centre + cyl.size.x() * capped_direction(in_plane, graph_of(cyl).constant(kUprightBlend));
 }
 
 // The centre of the circle at axial offset −L·s, s = clamp((a·n)/kTiltBlend, −1, 1), of a
@@ -202,6 +219,13 @@ V3 contact_circle_centre(const GeomPose& cyl, const V3& n) {
   const V3 a = axis(cyl, 2);
   const Expr s = clamp(dot(a, n) * (1.0 / kTiltBlend), g.constant(-1.0), g.constant(1.0));
   return cyl.center - (cyl.size.y() * s) * a;
+}
+
+// The point of a cylinder lowest against a surface whose outward normal (towards the
+// cylinder) is n: the rim point of contact_circle_centre's circle furthest along −n; upright
+// on the surface (n along the axis) the circle's centre.
+V3 cylinder_point_against(const GeomPose& cyl, const V3& n) {
+  return rim_point_towards(cyl, contact_circle_centre(cyl, n), -n);
 }
 
 // One slot: the cylinder's lowest rim point, on the circle at axial offset −L·s with
@@ -214,8 +238,7 @@ V3 contact_circle_centre(const GeomPose& cyl, const V3& n) {
 // with one (sphere wheels). In between the point overestimates the gap by at most
 // L·sin(tilt)·(1 − s) ≤ L·kTiltBlend/4.
 std::vector<ContactPoint> plane_cylinder(const GeomPose& plane, const GeomPose& cyl) {
-  const V3 n = axis(plane, 2);
-  return {plane_point(plane, rim_point_towards(cyl, contact_circle_centre(cyl, n), -n), 0)};
+  return {plane_point(plane, cylinder_point_against(cyl, axis(plane, 2)), 0)};
 }
 
 // One slot, as against a plane: the circle at axial offset −L·s, s = clamp((a·n₀)/kTiltBlend,
@@ -334,6 +357,68 @@ std::vector<ContactPoint> capsule_cylinder(const GeomPose& capsule, const GeomPo
   return out;
 }
 
+// The slot pair of `cyl` against `other`: its lowest point, and its side point switched on
+// where its end faces the other (see cylinder_cylinder).
+std::array<ContactPoint, 2> cylinder_against_cylinder(const GeomPose& cyl, const GeomPose& other,
+                                                      const GeomPose& chooser,
+                                                      const GeomPose& other_chooser) {
+  Graph& g = graph_of(cyl);
+  const V3 lowest = cylinder_point_against(cyl, point_cylinder(other, cyl.center).normal);
+  const V3 axis_c = axis(cyl, 2);
+  const V3 on_c = closest_on_segment(cyl, other.center);
+  const V3 towards = closest_on_segment(other, on_c) - on_c;
+  const V3 across = towards - dot(towards, axis_c) * axis_c;
+  const V3 side =
+      on_c + cyl.size.x() * capped_direction(across, g.constant(kUprightBlend * cyl.size.x()));
+  // The switch, at the step's start: the end faces the other, and the side point is inside
+  // the segment.
+  const V3 chosen_axis = axis(chooser, 2);
+  const Expr end_faces_other =
+      le(g.constant(kTiltBlend),
+         abs(dot(chosen_axis, point_cylinder(other_chooser, chooser.center).normal)));
+  const Expr inside_segment = lt(abs(dot(other_chooser.center - chooser.center, chosen_axis)),
+                                 g.constant(cyl.size.y() * (1 - 1e-9)));
+  ContactPoint side_slot = sphere_cylinder(side, 0, other);
+  side_slot.gap = select(end_faces_other * inside_segment, side_slot.gap, g.constant(kInactiveGap));
+  return {sphere_cylinder(lowest, 0, other), side_slot};
+}
+
+// A point of the second geom against the first, as a slot of the pair (first, second): the
+// normal turned to run from the first to the second.
+ContactPoint reversed(ContactPoint c) {
+  c.normal = -1.0 * c.normal;
+  return c;
+}
+
+// Three slots, each a point of one cylinder measured against the other solid by
+// point_cylinder, so no slot reports contact where the solids are apart (a point's distance
+// to a convex solid is at least the solids' distance; a point inside the other solid is a
+// true penetration):
+//   0: a's point lowest against b (cylinder_point_against, with b's outward normal at a's
+//      centre as the surface normal): an end disc on the other's end disc (cans stacked,
+//      coaxial or overhanging, in either order: the point of a's disc nearest b's axis lies
+//      in both discs), an end on a side (a can standing on a log), a side on an end (a log
+//      lying on a can), side on side where a's middle faces b (parallel logs);
+//   1, 2: a's side point facing b at a's axis point nearest b's centre, and the same of b
+//      against a: a log lying across a roller away from its own middle, which slot 0 misses.
+// Slots 1 and 2 are switched off (a gap of kInactiveGap) unless the cylinder's end faces the
+// other and that axis point is inside its segment, decided at the step's start (`chooser_a`,
+// `chooser_b`, so the residual stays smooth in q⁺). Elsewhere they would lie at slot 0's
+// point: two slots at one point that stick hold the same motion, only the tangential
+// compliance κ_t (1e-6) splits the friction between them, and Newton's directions move that
+// split by ~1/κ_t (talon_stick_slip_step's comment). Measured at h = 0.1 (bench/RESULTS.md):
+// two cans stacked coaxially took 38 Newton updates per step with all slots always on, off
+// axis 79 with a second moving point (b's lowest against a); as here, 1.7 and 3.3.
+// Not yet a face manifold: a disc resting off axis on another is held by the one lowest
+// point, which its lever moves under the centre of mass by tilting (the off-axis can there
+// rests 0.7° tilted, its low rim 0.3 mm into the can below, unseen by any slot).
+std::vector<ContactPoint> cylinder_cylinder(const GeomPose& a, const GeomPose& b,
+                                            const GeomPose& chooser_a, const GeomPose& chooser_b) {
+  const auto [a_lowest, a_side] = cylinder_against_cylinder(a, b, chooser_a, chooser_b);
+  const ContactPoint b_side = cylinder_against_cylinder(b, a, chooser_b, chooser_a)[1];
+  return {a_lowest, a_side, reversed(b_side)};
+}
+
 }  // namespace
 
 bool canonical_pair_order(GeomType a, GeomType b) {
@@ -365,6 +450,7 @@ int contact_slot_count(GeomType a, GeomType b) {
   if (a == T::Box && b == T::Cylinder) return 1;
   if (a == T::Sphere && b == T::Cylinder) return 1;
   if (a == T::Capsule && b == T::Cylinder) return 3;
+  if (a == T::Cylinder && b == T::Cylinder) return 3;
   return 0;
 }
 
@@ -376,7 +462,8 @@ std::string contact_slot_kind(GeomType a, GeomType b, int slot) {
   if (b == GeomType::Box && a != GeomType::Capsule) return kind + " corner " + std::to_string(slot);
   if (a == GeomType::Capsule && b == GeomType::Cylinder)
     return kind + (slot < 2 ? " end " + std::to_string(slot) : std::string(" closest"));
-  if (b == GeomType::Cylinder) return kind + " rim " + std::to_string(slot);
+  if (a == GeomType::Cylinder && b == GeomType::Cylinder)
+    return kind + (slot == 0 ? " lowest" : slot == 1 ? " first's side" : " second's side");
   if (b == GeomType::Mesh) return kind + " support " + std::to_string(slot);
   return kind + " end " + std::to_string(slot);
 }
@@ -416,6 +503,7 @@ std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b) {
     return end_spheres(a, [&](const V3& p, double r) { return sphere_box(p, r, b); });
   if (a.type == T::Box && b.type == T::Box) return box_box_contacts(a, b);
   if (a.type == T::Box && b.type == T::Cylinder) return box_cylinder(a, b);
+  if (a.type == T::Cylinder && b.type == T::Cylinder) return cylinder_cylinder(a, b, a, b);
   return {};
 }
 
@@ -424,6 +512,9 @@ StepContactPoints contact_points_of_step(const GeomPose& a_minus, const GeomPose
   if (a_plus.type == GeomType::Plane && b_plus.type == GeomType::Mesh)
     return {plane_hull(a_minus, b_minus, a_minus, b_minus),
             plane_hull(a_plus, b_plus, a_minus, b_minus)};
+  if (a_plus.type == GeomType::Cylinder && b_plus.type == GeomType::Cylinder)
+    return {cylinder_cylinder(a_minus, b_minus, a_minus, b_minus),
+            cylinder_cylinder(a_plus, b_plus, a_minus, b_minus)};
   return {contact_points(a_minus, b_minus), contact_points(a_plus, b_plus)};
 }
 

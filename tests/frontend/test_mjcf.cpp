@@ -590,7 +590,7 @@ TEST_CASE("the shipped three-wheeler has the URDF robot's masses and parts", "[m
   CHECK(model->act_gain[0] == 10);
   CHECK(model->act_ctrl_range[1] == 20);
   CHECK(model->timestep == 0.1);
-  CHECK(model->exclude_sim_pairs.size() == 2);
+  CHECK(model->exclude_sim_pairs.size() == 3);  // the chassis and each wheel, and the wheels
 }
 
 // ---- low-level pieces ---------------------------------------------------------------------

@@ -424,7 +424,7 @@ TEST_CASE("contact geometry: box-box slot kinds") {
 
 // docs/status.md's slot counts: plane-box 8 corners, box-box 9, one or two for the sphere,
 // capsule and cylinder pairs (two for a capsule's end spheres against a plane or a box),
-// three for capsule-cylinder, none for cylinder-cylinder.
+// three for capsule-cylinder and cylinder-cylinder.
 TEST_CASE("contact geometry: a fixed number of slots per geom pair") {
   using T = GeomType;
   CHECK(contact_slot_count(T::Plane, T::Box) == 8);
@@ -440,7 +440,7 @@ TEST_CASE("contact geometry: a fixed number of slots per geom pair") {
   CHECK(contact_slot_count(T::Box, T::Cylinder) == 1);
   CHECK(contact_slot_count(T::Sphere, T::Cylinder) == 1);
   CHECK(contact_slot_count(T::Capsule, T::Cylinder) == 3);
-  CHECK(contact_slot_count(T::Cylinder, T::Cylinder) == 0);
+  CHECK(contact_slot_count(T::Cylinder, T::Cylinder) == 3);
   CHECK(contact_slot_count(T::Plane, T::Mesh) == 8);
 }
 
@@ -574,8 +574,111 @@ TEST_CASE("contact geometry: capsule-cylinder ends and the point over the axis")
   CHECK(contact_slot_kind(GeomType::Capsule, GeomType::Cylinder, 2) == "capsule-cylinder closest");
 }
 
+// Distance from p to a solid cylinder (frame `pose`, radius r, half-length l), closed form
+// outside (the clamped point), 0 inside.
+double cylinder_distance(const Vec3& p, const Vec3& centre, const Quat& turn, double r, double l) {
+  const Vec3 local = turn.inverse() * (p - centre);
+  const double rho = std::hypot(local.x(), local.y());
+  return std::hypot(std::max(rho - r, 0.0), local.z() - std::clamp(local.z(), -l, l));
+}
+
+TEST_CASE("contact geometry: cylinder-cylinder stacked, overhanging, crossing and side by side") {
+  const Quat along_x = about(Vec3::UnitY(), M_PI / 2), along_y = about(Vec3::UnitX(), M_PI / 2);
+  const Vec3 down(0, 0, -1);
+  // Slots 1 and 2 (the side points) are off (gap 1 m) unless an end faces the other
+  // cylinder with its axis point nearest the other's centre inside the segment.
+  const auto check_sides_off = [](const std::vector<Scene::Slot>& slots) {
+    REQUIRE(slots.size() == 3);
+    CHECK(slots[1].gap == 1.0);
+    CHECK(slots[2].gap == 1.0);
+  };
+  SECTION("a can on a wider post, coaxial: the disc's centre") {
+    Scene s;
+    const auto slots = s.slots(s.geom(GeomType::Cylinder, {0.1, 0.1, 0}, {0, 0, 0.25}),
+                               s.geom(GeomType::Cylinder, {0.2, 0.1, 0}, Vec3::Zero()));
+    CHECK_THAT(slots[0].gap, WithinAbs(0.05, 1e-12));
+    check_vec(slots[0].normal, down);
+    check_vec(slots[0].point, {0, 0, 0.125});
+    check_sides_off(slots);
+  }
+  SECTION("overhanging the post's rim: the can's rim point over the post") {
+    Scene s;
+    const auto slots = s.slots(s.geom(GeomType::Cylinder, {0.1, 0.1, 0}, {0.25, 0, 0.25}),
+                               s.geom(GeomType::Cylinder, {0.2, 0.1, 0}, Vec3::Zero()));
+    CHECK_THAT(slots[0].gap, WithinAbs(0.05, 1e-12));
+    check_vec(slots[0].point, {0.15, 0, 0.125});
+    check_vec(slots[0].normal, down);
+    check_sides_off(slots);
+  }
+  SECTION("logs crossing over their middles: the lowest point of the upper one") {
+    Scene s;
+    const auto slots = s.slots(s.geom(GeomType::Cylinder, {0.05, 0.3, 0}, {0, 0, 0.17}, along_y),
+                               s.geom(GeomType::Cylinder, {0.1, 0.3, 0}, Vec3::Zero(), along_x));
+    CHECK_THAT(slots[0].gap, WithinAbs(0.02, 1e-12));
+    check_vec(slots[0].normal, down);
+    check_vec(slots[0].point, {0, 0, 0.11});
+    check_sides_off(slots);
+  }
+  SECTION("a log across a roller away from its middle: the log's side slot") {
+    // Log along y centred at y = 0, roller along x at y = -0.15, pressed 1 cm into each
+    // other at y = -0.15, where the log's lowest point (at its end circle, 3.5 cm from the
+    // roller) is not.
+    Scene s;
+    const auto slots = s.slots(s.geom(GeomType::Cylinder, {0.05, 0.25, 0}, {1.02, 0, 0.24}, along_y),
+                               s.geom(GeomType::Cylinder, {0.1, 0.3, 0}, {1, -0.15, 0.1}, along_x));
+    REQUIRE(slots.size() == 3);
+    CHECK_THAT(slots[0].gap, WithinAbs(std::hypot(0.1, 0.09) - 0.1, 1e-12));
+    CHECK_THAT(slots[1].gap, WithinAbs(-0.01, 1e-12));
+    check_vec(slots[1].normal, down);
+    check_vec(slots[1].point, {1.02, -0.15, 0.195});
+    CHECK(slots[2].gap == 1.0);
+  }
+  SECTION("parallel rollers side by side, pressed 1 cm into each other") {
+    Scene s;
+    const auto slots = s.slots(s.geom(GeomType::Cylinder, {0.1, 0.3, 0}, {0.05, 0.19, 0}, along_x),
+                               s.geom(GeomType::Cylinder, {0.1, 0.3, 0}, Vec3::Zero(), along_x));
+    CHECK_THAT(slots[0].gap, WithinAbs(-0.01, 1e-12));
+    check_vec(slots[0].normal, {0, -1, 0});
+    check_sides_off(slots);
+  }
+  SECTION("turned at random, apart: no slot is nearer than the solids are") {
+    // A slot's gap is a point's distance to the other solid, never less than the distance
+    // between the solids (sampled here on the first cylinder's surface, an upper bound of
+    // it to within the sample spacing).
+    const Vec3 size_a(0.1, 0.2, 0), size_b(0.15, 0.1, 0);
+    const Quat turn_b = about({0.3, -1, 0.2}, 0.9);
+    const Vec3 where_b(0.05, -0.1, 0.02);
+    for (int k = 0; k < 6; ++k) {
+      const Quat turn_a = about(Vec3(1, 2 * k - 5, 3 - k), 0.5 + 0.4 * k);
+      const Vec3 where_a = where_b + Vec3(0.1 * (k - 2), 0.3 - 0.05 * k, 0.2 + 0.03 * k);
+      double sampled = INFINITY;
+      for (int i = 0; i < 360; ++i) {
+        const double angle = 2 * M_PI * i / 360;
+        for (int j = 0; j <= 40; ++j) {
+          const double t = -1 + 2.0 * j / 40;
+          const Vec3 side(size_a.x() * std::cos(angle), size_a.x() * std::sin(angle),
+                          t * size_a.y());
+          const Vec3 disc(0.5 * (t + 1) * side.x(), 0.5 * (t + 1) * side.y(), size_a.y());
+          for (const Vec3& local : {side, disc, Vec3(disc.x(), disc.y(), -size_a.y())})
+            sampled = std::min(sampled, cylinder_distance(where_a + turn_a * local, where_b, turn_b,
+                                                          size_b.x(), size_b.y()));
+        }
+      }
+      INFO("pose " << k << ", sampled distance " << sampled);
+      REQUIRE(sampled > 0.01);
+      Scene s;
+      const auto slots = s.slots(s.geom(GeomType::Cylinder, size_a, where_a, turn_a),
+                                 s.geom(GeomType::Cylinder, size_b, where_b, turn_b));
+      for (const auto& slot : slots) CHECK(slot.gap >= sampled - 0.01);
+      CHECK(min_gap(slots) <= sampled + 0.05);
+    }
+  }
+  CHECK(contact_slot_kind(GeomType::Cylinder, GeomType::Cylinder, 2) ==
+        "cylinder-cylinder second's side");
+}
+
 TEST_CASE("contact geometry: pairs without a collider have no slots") {
-  CHECK(contact_slot_count(GeomType::Cylinder, GeomType::Cylinder) == 0);
+  CHECK(contact_slot_count(GeomType::Ellipsoid, GeomType::Cylinder) == 0);
   CHECK(contact_slot_count(GeomType::Sphere, GeomType::Mesh) == 0);
   CHECK(canonical_pair_order(GeomType::Plane, GeomType::Box));
   CHECK_FALSE(canonical_pair_order(GeomType::Cylinder, GeomType::Box));

@@ -281,7 +281,7 @@ TEST_CASE("contact pairs: MuJoCo's filters decide which geom pairs get slots") {
   const int c = add_box_body(spec, "c", b, {0, 0, -0.3}, 1, {0.1, 0.1, 0.1}, false);
   add_joint(spec, "c_hinge", c, JointType::Hinge);
   add_geom(spec, "c1", c, GeomType::Sphere, {0.1, 0, 0});
-  add_geom(spec, "c2", c, GeomType::Cylinder, {0.1, 0.1, 0});
+  add_geom(spec, "c2", c, GeomType::Ellipsoid, {0.1, 0.1, 0.1});
   spec.geoms.back().contype = 4;  // collides with masks 4 only ...
   spec.geoms.back().conaffinity = 4;
   const int d = add_box_body(spec, "d", -1, {1, 0, 1}, 1, {0.1, 0.1, 0.1}, false);
@@ -302,9 +302,9 @@ TEST_CASE("contact pairs: MuJoCo's filters decide which geom pairs get slots") {
       {"floor", "d1"},    {"pedestal", "d1"}, {"a1", "d1"},       {"a2", "d1"},
       {"b1", "d1"},       {"c1", "d1"}};
   CHECK(pairs == expected);
-  // Pairs without a collider are noted: cylinder-cylinder (c2-d1).
+  // Pairs without a collider are noted: cylinder-ellipsoid (d1-c2).
   const std::string notes = lowered.diagnostics().format();
-  CHECK_THAT(notes, Contains("no contact between cylinder and cylinder"));
+  CHECK_THAT(notes, Contains("no contact between cylinder and ellipsoid"));
   CHECK(lowered->stats.skipped_pairs == 1);
 }
 

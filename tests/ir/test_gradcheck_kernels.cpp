@@ -103,6 +103,11 @@ TEST_CASE("gradcheck: kernels of a mesh cube on the floor") {
   check_kernels(load_and_lower(TALON_TEST_DATA_DIR "/scenes/mesh_cube_drop.xml"), 2, 6, 48);
 }
 
+// The cylinder–cylinder collider (cans stacked on a post, a log across rollers).
+TEST_CASE("gradcheck: kernels of cylinders resting on cylinders") {
+  check_kernels(load_and_lower(TALON_TEST_DATA_DIR "/scenes/cylinder_stacks.xml"), 2, 7, 48);
+}
+
 TEST_CASE("gradcheck: kernels of MuJoCo's humanoid (multi-hinge bodies, capsule contacts)") {
   const std::string path = "/usr/share/mujoco/model/humanoid/humanoid.xml";
   TALON_SKIP_IF_MISSING(path, "libmujoco-samples");

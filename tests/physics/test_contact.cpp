@@ -301,6 +301,60 @@ TEST_CASE("a ball rests on a post and a capsule across two rollers", "[physics][
   CHECK(com(w, 0, 1).z() == Approx(0.23).margin(1e-4));  // roller top 0.2 + capsule radius
 }
 
+// An upright cylinder on the floor rests on its disc's centre, and one let go 3° off upright
+// rights itself (plane_cylinder's point moves to the rim in proportion to the tilt,
+// kUprightBlend; it used to jump there within 1e-9 rad, and both cans diverged).
+TEST_CASE("cans standing on the floor, one let go tilted, rest upright at h = 0.1",
+          "[physics][contact]") {
+  const Simulator sim = testing::make_simulator(testing::model_from_mjcf(R"(
+<mujoco model="cans_on_floor">
+  <worldbody>
+    <geom name="floor" type="plane" size="0 0 1"/>
+    <body pos="0 0 0.1"><freejoint/><geom type="cylinder" size="0.1 0.1" mass="1"/></body>
+    <body pos="1 0 0.1" euler="3 0 0"><freejoint/><geom type="cylinder" size="0.1 0.1" mass="1"/></body>
+  </worldbody>
+</mujoco>)"));
+  runtime::WorldBatch w = sim.make_worlds(1);
+  for (int k = 0; k < 30; ++k) {
+    sim.step(w, 0.1);
+    REQUIRE(w.status[0] == runtime::kWorldOk);
+  }
+  for (int b = 0; b < 2; ++b) {
+    INFO("can " << b);
+    CHECK(com(w, 0, b).z() <= 0.1);
+    CHECK(com(w, 0, b).z() >= 0.1 - kRestDepth);
+    const Quat turn(w.q[7 * b + 3], w.q[7 * b + 4], w.q[7 * b + 5], w.q[7 * b + 6]);
+    CHECK((turn * Vec3::UnitZ()).z() > 1 - 1e-9);
+    CHECK(velocity(w, 0, b).norm() < 1e-6);
+  }
+}
+
+// Cylinder against cylinder (ir/lower/contact_geometry.cpp, cylinder_cylinder;
+// tests/data/scenes/cylinder_stacks.xml): a can on a post, a smaller can on it, a log across
+// two rollers. Each rests at the height the geometry gives, less the compliant rows' depth:
+// a contact holding a weight m g sinks by κ_n h² w_nn m g (w_nn its row's inverse effective
+// mass), kRestDepth for 1 kg on a fixed support. The can (1 kg) holds 1.5 kg on the post:
+// 1.5 kRestDepth; the top can (0.5 kg) sinks as much into the can (w_nn = 1/1 + 1/0.5), so
+// 3 kRestDepth below its place; the log's two roller contacts each hold 1 kg with
+// w_nn = 1/2 + 0.15²/I (I = 0.043 kg m² about the rollers' direction): 1.03 kRestDepth.
+TEST_CASE("cans stacked on a post and a log across two rollers rest at h = 0.1",
+          "[physics][contact]") {
+  const Expected<Model> model =
+      load_model(std::string(TALON_TEST_DATA_DIR) + "/scenes/cylinder_stacks.xml");
+  INFO(model.diagnostics().format());
+  REQUIRE(model.ok());
+  const Simulator sim = testing::make_simulator(*model);
+  check_stack_rests(sim);
+  runtime::WorldBatch w = sim.make_worlds(1);
+  for (int k = 0; k < 30; ++k) sim.step(w, 0.1);
+  const double placed[] = {0.3, 0.45, 0.25}, depth[] = {1.5, 3, 1.03};
+  for (int b = 0; b < 3; ++b) {
+    INFO("body " << b);
+    CHECK(com(w, 0, b).z() <= placed[b]);
+    CHECK(com(w, 0, b).z() >= placed[b] - depth[b] * kRestDepth);
+  }
+}
+
 }  // namespace talon
 
 namespace talon {
