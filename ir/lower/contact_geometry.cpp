@@ -39,6 +39,10 @@ constexpr double kSupportTilt = 0.2;     // rad
 constexpr double kTieBreakTilt = 1e-3;   // rad: the deepest-vertex slot's direction
 constexpr double kSupportAzimuth = 0.1;  // rad: the directions' offset from the plane's x axis
 constexpr double kInactiveGap = 1.0;     // m: the gap of a slot switched off for the step
+// Cylinder end discs lying on each other (lens_corners).
+constexpr double kLensInset = 0.02;    // of the way from each corner to the lens' middle
+constexpr double kFacingCos = 0.9;     // cos of the largest angle between facing ends' axes
+constexpr double kLensAxisTilt = 1e-3;  // of b's radius: e's pull towards b's x axis
 
 int rank(GeomType t) {
   switch (t) {
@@ -383,6 +387,77 @@ std::array<ContactPoint, 2> cylinder_against_cylinder(const GeomPose& cyl, const
   return {sphere_cylinder(lowest, 0, other), side_slot};
 }
 
+// The end of `cyl` that faces `other` at the step's start: its outward axis (±z) and centre.
+struct FacingEnd {
+  V3 normal, centre;
+};
+FacingEnd facing_end(const GeomPose& cyl, const GeomPose& chooser, const GeomPose& other_chooser) {
+  const Expr side = sign_nonnegative(dot(axis(chooser, 2), other_chooser.center - chooser.center));
+  const V3 normal = side * axis(cyl, 2);
+  return {normal, cyl.center + cyl.size.y() * normal};
+}
+
+// 1 where the ends of a and b face each other at the step's start: their axes within
+// kFacingCos of each other and each centre beyond the other's end plane (stacked, not side
+// by side as parallel logs are).
+Expr ends_face(const GeomPose& chooser_a, const GeomPose& chooser_b) {
+  Graph& g = graph_of(chooser_a);
+  const V3 axis_a = axis(chooser_a, 2), axis_b = axis(chooser_b, 2);
+  const V3 offset = chooser_a.center - chooser_b.center;
+  return le(g.constant(kFacingCos), abs(dot(axis_a, axis_b))) *
+         le(g.constant(chooser_b.size.y()), abs(dot(axis_b, offset))) *
+         le(g.constant(chooser_a.size.y()), abs(dot(axis_a, offset)));
+}
+
+// Four slots where a's facing end disc lies on b's: the corners of a diamond inscribed in
+// the lens where the two discs overlap, seen along b's axis. With e the direction from b's
+// disc centre to a's (distance d) in b's end plane, the lens spans x ∈ [max(−R_b, d − R_a),
+// min(R_b, d + R_a)] along e; the corners are its two ends and the two points ±w across its
+// middle, w the lens' half-width there, each moved kLensInset of the way to the diamond's
+// centre (inside both discs, clear of either rim, where the normal of point_cylinder would
+// turn), then lifted along b's axis onto a's end face: points of a, measured against b.
+// They hold a disc resting off axis flat, as box–box's clipped face holds a box. Coaxial
+// discs leave e undefined: it is taken along the offset plus kLensAxisTilt·R_b along b's x
+// axis, so that it turns smoothly to that axis there (a diamond on the smaller rim) and
+// off axis by more than ~R_b/1000 is the offset's direction to within 1e-3 rad. On only
+// where the ends face each other (ends_face), decided at q⁻.
+std::array<ContactPoint, 4> lens_corners(const GeomPose& a, const GeomPose& b,
+                                         const GeomPose& chooser_a, const GeomPose& chooser_b) {
+  Graph& g = graph_of(a);
+  const double ra = a.size.x(), rb = b.size.x();
+  const auto planar_offset = [](const FacingEnd& from, const FacingEnd& to) {
+    const V3 offset = to.centre - from.centre;
+    return offset - dot(offset, from.normal) * from.normal;
+  };
+  const FacingEnd end_a = facing_end(a, chooser_a, chooser_b);
+  const FacingEnd end_b = facing_end(b, chooser_b, chooser_a);
+  const V3 planar = planar_offset(end_b, end_a);
+  const V3 tilted = planar + (kLensAxisTilt * rb) * axis(b, 0);
+  const V3 e = (1.0 / smooth_norm(tilted, kNormEps)) * tilted, across = cross(end_b.normal, e);
+  const Expr d = dot(planar, e);
+  const Expr low = max(g.constant(-rb), d - ra), high = min(g.constant(rb), d + ra);
+  const Expr middle = 0.5 * (low + high);
+  // (Floored above 0: √ has no derivative there, and a NaN in a switched-off slot's point
+  // still reaches the residual through 0 · NaN.)
+  const Expr width = sqrt(max(min(rb * rb - middle * middle, ra * ra - (d - middle) * (d - middle)),
+                              g.constant(1e-12 * rb * rb)));
+  const Expr inset = g.constant(1 - kLensInset);
+  const V3 centre = end_b.centre + middle * e;
+  const V3 corners[] = {centre + (inset * (low - middle)) * e,
+                        centre + (inset * (high - middle)) * e, centre + (inset * width) * across,
+                        centre - (inset * width) * across};
+  const Expr on = ends_face(chooser_a, chooser_b);
+  std::array<ContactPoint, 4> out;
+  for (int k = 0; k < 4; ++k) {
+    // Along b's axis onto a's end plane (through end_a.centre, normal end_a.normal).
+    const Expr lift = dot(end_a.centre - corners[k], end_a.normal) /
+                      min(dot(end_b.normal, end_a.normal), g.constant(-0.1));
+    out[k] = sphere_cylinder(corners[k] + lift * end_b.normal, 0, b);
+    out[k].gap = select(on, out[k].gap, g.constant(kInactiveGap));
+  }
+  return out;
+}
+
 // A point of the second geom against the first, as a slot of the pair (first, second): the
 // normal turned to run from the first to the second.
 ContactPoint reversed(ContactPoint c) {
@@ -390,33 +465,45 @@ ContactPoint reversed(ContactPoint c) {
   return c;
 }
 
-// Three slots, each a point of one cylinder measured against the other solid by
+// Seven slots, each a point of one cylinder measured against the other solid by
 // point_cylinder, so no slot reports contact where the solids are apart (a point's distance
 // to a convex solid is at least the solids' distance; a point inside the other solid is a
 // true penetration):
 //   0: a's point lowest against b (cylinder_point_against, with b's outward normal at a's
-//      centre as the surface normal): an end disc on the other's end disc (cans stacked,
-//      coaxial or overhanging, in either order: the point of a's disc nearest b's axis lies
-//      in both discs), an end on a side (a can standing on a log), a side on an end (a log
-//      lying on a can), side on side where a's middle faces b (parallel logs);
+//      centre as the surface normal): a tilted end on the other's end (its lowest rim
+//      point), an end on a side (a can standing on a log), a side on an end (a log lying
+//      on a can), side on side where a's middle faces b (parallel logs);
 //   1, 2: a's side point facing b at a's axis point nearest b's centre, and the same of b
-//      against a: a log lying across a roller away from its own middle, which slot 0 misses.
-// Slots 1 and 2 are switched off (a gap of kInactiveGap) unless the cylinder's end faces the
-// other and that axis point is inside its segment, decided at the step's start (`chooser_a`,
-// `chooser_b`, so the residual stays smooth in q⁺). Elsewhere they would lie at slot 0's
-// point: two slots at one point that stick hold the same motion, only the tangential
-// compliance κ_t (1e-6) splits the friction between them, and Newton's directions move that
-// split by ~1/κ_t (talon_stick_slip_step's comment). Measured at h = 0.1 (bench/RESULTS.md):
-// two cans stacked coaxially took 38 Newton updates per step with all slots always on, off
-// axis 79 with a second moving point (b's lowest against a); as here, 1.7 and 3.3.
-// Not yet a face manifold: a disc resting off axis on another is held by the one lowest
-// point, which its lever moves under the centre of mass by tilting (the off-axis can there
-// rests 0.7° tilted, its low rim 0.3 mm into the can below, unseen by any slot).
+//      against a: a log lying across a roller away from its own middle, which slot 0 misses;
+//   3–6: the lens corners, where the end discs lie flat on each other (lens_corners).
+// Switches, decided at the step's start (`chooser_a`, `chooser_b`, so that the residual
+// stays smooth in q⁺; a switched-off slot has a gap of kInactiveGap): the side points only
+// where the cylinder's end faces the other and its axis point is inside its segment; the
+// lens corners only where the ends face each other (ends_face); slot 0 not where the discs
+// lie flat (facing, turned by less than kUprightBlend). Elsewhere those slots would lie at
+// another's point: two slots at one point that stick hold the same motion, only the
+// tangential compliance κ_t (1e-6) splits the friction between them, and Newton's directions
+// move that split by ~1/κ_t (talon_stick_slip_step's comment). Measured at h = 0.1
+// (bench/RESULTS.md): two cans stacked coaxially took 38 Newton updates per step with slots
+// 0–2 always on; a can off axis on another, held by slot 0's one point, rested tilted 0.7°
+// with its low rim 0.3 mm in, and with both slot 0 and the corners its steps cycled through
+// three states; as here, 1.7 and 3.6 updates, flat.
 std::vector<ContactPoint> cylinder_cylinder(const GeomPose& a, const GeomPose& b,
                                             const GeomPose& chooser_a, const GeomPose& chooser_b) {
   const auto [a_lowest, a_side] = cylinder_against_cylinder(a, b, chooser_a, chooser_b);
   const ContactPoint b_side = cylinder_against_cylinder(b, a, chooser_b, chooser_a)[1];
-  return {a_lowest, a_side, reversed(b_side)};
+  // Slot 0 is off where the discs lie flat: there it sits at the disc's centre and moves only
+  // by its lever (3, 46, 27 Newton updates in turn with it on). Turned further it is the
+  // rim's lowest point, which no lens corner follows.
+  Graph& g = graph_of(a);
+  const Expr flat = ends_face(chooser_a, chooser_b) *
+                    lt(smooth_norm(cross(axis(chooser_a, 2), axis(chooser_b, 2)), kNormEps),
+                       g.constant(kUprightBlend));
+  ContactPoint lowest = a_lowest;
+  lowest.gap = select(flat, g.constant(kInactiveGap), lowest.gap);
+  std::vector<ContactPoint> out{lowest, a_side, reversed(b_side)};
+  for (const ContactPoint& corner : lens_corners(a, b, chooser_a, chooser_b)) out.push_back(corner);
+  return out;
 }
 
 }  // namespace
@@ -450,7 +537,7 @@ int contact_slot_count(GeomType a, GeomType b) {
   if (a == T::Box && b == T::Cylinder) return 1;
   if (a == T::Sphere && b == T::Cylinder) return 1;
   if (a == T::Capsule && b == T::Cylinder) return 3;
-  if (a == T::Cylinder && b == T::Cylinder) return 3;
+  if (a == T::Cylinder && b == T::Cylinder) return 7;
   return 0;
 }
 
@@ -463,7 +550,10 @@ std::string contact_slot_kind(GeomType a, GeomType b, int slot) {
   if (a == GeomType::Capsule && b == GeomType::Cylinder)
     return kind + (slot < 2 ? " end " + std::to_string(slot) : std::string(" closest"));
   if (a == GeomType::Cylinder && b == GeomType::Cylinder)
-    return kind + (slot == 0 ? " lowest" : slot == 1 ? " first's side" : " second's side");
+    return kind + (slot == 0   ? std::string(" lowest")
+                   : slot == 1 ? std::string(" first's side")
+                   : slot == 2 ? std::string(" second's side")
+                               : " lens corner " + std::to_string(slot - 3));
   if (b == GeomType::Mesh) return kind + " support " + std::to_string(slot);
   return kind + " end " + std::to_string(slot);
 }

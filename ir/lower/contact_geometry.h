@@ -12,10 +12,11 @@
 //   incident face clipped to the reference face, or one edge–edge point; see box_box.h),
 //   box–cylinder 1 (the rim point of one circle towards the box, as against a plane),
 //   sphere–cylinder 1 (exact point–cylinder distance), capsule–cylinder 3 (end spheres and
-//   the sphere closest to the cylinder's axis), cylinder–cylinder 3 (the first's point
-//   lowest against the second, and each one's side point facing the other where its end
-//   faces it: see cylinder_cylinder), plane–mesh 8 (support points of the mesh's convex
-//   hull: see plane_hull).
+//   the sphere closest to the cylinder's axis), cylinder–cylinder 7 (the first's point
+//   lowest against the second, each one's side point facing the other, four corners of the
+//   lens where end discs lie flat on each other, each switched on where it applies: see
+//   cylinder_cylinder), plane–mesh 8 (support points of the mesh's convex hull: see
+//   plane_hull).
 // Other pairs (ellipsoids; meshes against anything but planes) have none.
 #pragma once
 
@@ -52,8 +53,8 @@ std::string contact_slot_kind(GeomType a, GeomType b, int slot);
 std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b);
 
 // The slots at the step's start (q⁻) and end (q⁺) poses. Colliders that choose features
-// (the hull's support vertices of plane–mesh; which of cylinder–cylinder's side slots are
-// on) choose them at q⁻ for both, so that the step's residual is smooth in q⁺; the others
+// (the hull's support vertices of plane–mesh; which of cylinder–cylinder's slots are on)
+// choose them at q⁻ for both, so that the step's residual is smooth in q⁺; the others
 // are contact_points at each pose.
 struct StepContactPoints {
   std::vector<ContactPoint> minus, plus;

@@ -424,7 +424,7 @@ TEST_CASE("contact geometry: box-box slot kinds") {
 
 // docs/status.md's slot counts: plane-box 8 corners, box-box 9, one or two for the sphere,
 // capsule and cylinder pairs (two for a capsule's end spheres against a plane or a box),
-// three for capsule-cylinder and cylinder-cylinder.
+// three for capsule-cylinder, seven for cylinder-cylinder.
 TEST_CASE("contact geometry: a fixed number of slots per geom pair") {
   using T = GeomType;
   CHECK(contact_slot_count(T::Plane, T::Box) == 8);
@@ -440,7 +440,7 @@ TEST_CASE("contact geometry: a fixed number of slots per geom pair") {
   CHECK(contact_slot_count(T::Box, T::Cylinder) == 1);
   CHECK(contact_slot_count(T::Sphere, T::Cylinder) == 1);
   CHECK(contact_slot_count(T::Capsule, T::Cylinder) == 3);
-  CHECK(contact_slot_count(T::Cylinder, T::Cylinder) == 3);
+  CHECK(contact_slot_count(T::Cylinder, T::Cylinder) == 7);
   CHECK(contact_slot_count(T::Plane, T::Mesh) == 8);
 }
 
@@ -585,30 +585,55 @@ double cylinder_distance(const Vec3& p, const Vec3& centre, const Quat& turn, do
 TEST_CASE("contact geometry: cylinder-cylinder stacked, overhanging, crossing and side by side") {
   const Quat along_x = about(Vec3::UnitY(), M_PI / 2), along_y = about(Vec3::UnitX(), M_PI / 2);
   const Vec3 down(0, 0, -1);
-  // Slots 1 and 2 (the side points) are off (gap 1 m) unless an end faces the other
-  // cylinder with its axis point nearest the other's centre inside the segment.
-  const auto check_sides_off = [](const std::vector<Scene::Slot>& slots) {
-    REQUIRE(slots.size() == 3);
-    CHECK(slots[1].gap == 1.0);
-    CHECK(slots[2].gap == 1.0);
+  // Slots: 0 the first's lowest point, 1 and 2 the side points, 3-6 the lens corners. Those
+  // switched off for the step have a gap of 1 m.
+  const auto check_off = [](const std::vector<Scene::Slot>& slots, std::vector<int> off) {
+    REQUIRE(slots.size() == 7);
+    for (int k : off) {
+      INFO("slot " << k);
+      CHECK(slots[k].gap == 1.0);
+    }
   };
-  SECTION("a can on a wider post, coaxial: the disc's centre") {
+  // Discs flat on each other: the lens corners, 2 % of the way in from the diamond
+  // inscribed in the lens of the two discs seen along the second's axis.
+  const auto check_corners = [&](const std::vector<Scene::Slot>& slots,
+                                 const std::array<Vec3, 4>& corners, double gap) {
+    for (int k = 0; k < 4; ++k) {
+      INFO("corner " << k);
+      CHECK_THAT(slots[3 + k].gap, WithinAbs(gap, 1e-12));
+      check_vec(slots[3 + k].normal, down, 1e-12);
+      check_vec(slots[3 + k].point, corners[k], 1e-6);
+    }
+  };
+  SECTION("a can on a wider post, coaxial: a diamond on the can's rim") {
     Scene s;
     const auto slots = s.slots(s.geom(GeomType::Cylinder, {0.1, 0.1, 0}, {0, 0, 0.25}),
                                s.geom(GeomType::Cylinder, {0.2, 0.1, 0}, Vec3::Zero()));
-    CHECK_THAT(slots[0].gap, WithinAbs(0.05, 1e-12));
-    check_vec(slots[0].normal, down);
-    check_vec(slots[0].point, {0, 0, 0.125});
-    check_sides_off(slots);
+    check_off(slots, {0, 1, 2});
+    // e turns to the post's x axis where the offset vanishes.
+    check_corners(slots, {Vec3(-0.098, 0, 0.125), Vec3(0.098, 0, 0.125), Vec3(0, 0.098, 0.125),
+                          Vec3(0, -0.098, 0.125)},
+                  0.05);
   }
-  SECTION("overhanging the post's rim: the can's rim point over the post") {
+  SECTION("overhanging the post's rim: the lens from x = 0.15 to 0.2") {
     Scene s;
     const auto slots = s.slots(s.geom(GeomType::Cylinder, {0.1, 0.1, 0}, {0.25, 0, 0.25}),
                                s.geom(GeomType::Cylinder, {0.2, 0.1, 0}, Vec3::Zero()));
-    CHECK_THAT(slots[0].gap, WithinAbs(0.05, 1e-12));
-    check_vec(slots[0].point, {0.15, 0, 0.125});
-    check_vec(slots[0].normal, down);
-    check_sides_off(slots);
+    check_off(slots, {0, 1, 2});
+    // Middle 0.175, half-width there √(0.1² − 0.075²) (the can's circle is the narrower).
+    const double w = 0.98 * std::sqrt(0.01 - 0.075 * 0.075);
+    check_corners(slots, {Vec3(0.175 - 0.98 * 0.025, 0, 0.125), Vec3(0.175 + 0.98 * 0.025, 0, 0.125),
+                          Vec3(0.175, w, 0.125), Vec3(0.175, -w, 0.125)},
+                  0.05);
+  }
+  SECTION("a can tilted by 10 degrees over the post: its lowest rim point") {
+    Scene s;
+    const Quat tilt = about(Vec3::UnitY(), 10 * M_PI / 180);
+    const auto slots = s.slots(s.geom(GeomType::Cylinder, {0.1, 0.1, 0}, {0, 0, 0.25}, tilt),
+                               s.geom(GeomType::Cylinder, {0.2, 0.1, 0}, Vec3::Zero()));
+    const Vec3 rim = Vec3(0, 0, 0.25) + tilt * Vec3(0.1, 0, -0.1);  // its lowest rim point
+    CHECK_THAT(slots[0].gap, WithinAbs(rim.z() - 0.1, 1e-12));
+    CHECK(slots[0].gap <= min_gap({slots.begin() + 3, slots.end()}));
   }
   SECTION("logs crossing over their middles: the lowest point of the upper one") {
     Scene s;
@@ -617,7 +642,7 @@ TEST_CASE("contact geometry: cylinder-cylinder stacked, overhanging, crossing an
     CHECK_THAT(slots[0].gap, WithinAbs(0.02, 1e-12));
     check_vec(slots[0].normal, down);
     check_vec(slots[0].point, {0, 0, 0.11});
-    check_sides_off(slots);
+    check_off(slots, {1, 2, 3, 4, 5, 6});
   }
   SECTION("a log across a roller away from its middle: the log's side slot") {
     // Log along y centred at y = 0, roller along x at y = -0.15, pressed 1 cm into each
@@ -626,12 +651,11 @@ TEST_CASE("contact geometry: cylinder-cylinder stacked, overhanging, crossing an
     Scene s;
     const auto slots = s.slots(s.geom(GeomType::Cylinder, {0.05, 0.25, 0}, {1.02, 0, 0.24}, along_y),
                                s.geom(GeomType::Cylinder, {0.1, 0.3, 0}, {1, -0.15, 0.1}, along_x));
-    REQUIRE(slots.size() == 3);
     CHECK_THAT(slots[0].gap, WithinAbs(std::hypot(0.1, 0.09) - 0.1, 1e-12));
     CHECK_THAT(slots[1].gap, WithinAbs(-0.01, 1e-12));
     check_vec(slots[1].normal, down);
     check_vec(slots[1].point, {1.02, -0.15, 0.195});
-    CHECK(slots[2].gap == 1.0);
+    check_off(slots, {2, 3, 4, 5, 6});
   }
   SECTION("parallel rollers side by side, pressed 1 cm into each other") {
     Scene s;
@@ -639,7 +663,7 @@ TEST_CASE("contact geometry: cylinder-cylinder stacked, overhanging, crossing an
                                s.geom(GeomType::Cylinder, {0.1, 0.3, 0}, Vec3::Zero(), along_x));
     CHECK_THAT(slots[0].gap, WithinAbs(-0.01, 1e-12));
     check_vec(slots[0].normal, {0, -1, 0});
-    check_sides_off(slots);
+    check_off(slots, {1, 2, 3, 4, 5, 6});
   }
   SECTION("turned at random, apart: no slot is nearer than the solids are") {
     // A slot's gap is a point's distance to the other solid, never less than the distance
@@ -675,6 +699,8 @@ TEST_CASE("contact geometry: cylinder-cylinder stacked, overhanging, crossing an
   }
   CHECK(contact_slot_kind(GeomType::Cylinder, GeomType::Cylinder, 2) ==
         "cylinder-cylinder second's side");
+  CHECK(contact_slot_kind(GeomType::Cylinder, GeomType::Cylinder, 6) ==
+        "cylinder-cylinder lens corner 3");
 }
 
 TEST_CASE("contact geometry: pairs without a collider have no slots") {

@@ -330,13 +330,13 @@ TEST_CASE("cans standing on the floor, one let go tilted, rest upright at h = 0.
 }
 
 // Cylinder against cylinder (ir/lower/contact_geometry.cpp, cylinder_cylinder;
-// tests/data/scenes/cylinder_stacks.xml): a can on a post, a smaller can on it, a log across
-// two rollers. Each rests at the height the geometry gives, less the compliant rows' depth:
-// a contact holding a weight m g sinks by κ_n h² w_nn m g (w_nn its row's inverse effective
-// mass), kRestDepth for 1 kg on a fixed support. The can (1 kg) holds 1.5 kg on the post:
-// 1.5 kRestDepth; the top can (0.5 kg) sinks as much into the can (w_nn = 1/1 + 1/0.5), so
-// 3 kRestDepth below its place; the log's two roller contacts each hold 1 kg with
-// w_nn = 1/2 + 0.15²/I (I = 0.043 kg m² about the rollers' direction): 1.03 kRestDepth.
+// tests/data/scenes/cylinder_stacks.xml): a can on a post, a smaller can on it 6 cm off
+// axis, a log across two rollers. Each rests flat at the height the geometry gives, less the
+// compliant rows' depth: a contact holding a share λ of a weight sinks by κ_n h² w_nn λ/h
+// (w_nn its row's inverse effective mass); the four lens corners that share each can's load
+// have w_nn ≈ 2.6 (the can's tilt lever included), about kRestDepth per layer of the stack,
+// and the log's two roller contacts each hold 1 kg with w_nn = 1/2 + 0.15²/I (I = 0.043 kg m²
+// about the rollers' direction): 1.03 kRestDepth.
 TEST_CASE("cans stacked on a post and a log across two rollers rest at h = 0.1",
           "[physics][contact]") {
   const Expected<Model> model =
@@ -352,6 +352,9 @@ TEST_CASE("cans stacked on a post and a log across two rollers rest at h = 0.1",
     INFO("body " << b);
     CHECK(com(w, 0, b).z() <= placed[b]);
     CHECK(com(w, 0, b).z() >= placed[b] - depth[b] * kRestDepth);
+    const Quat turn(w.q[7 * b + 3], w.q[7 * b + 4], w.q[7 * b + 5], w.q[7 * b + 6]);
+    const Vec3 axis = turn * Vec3::UnitZ();
+    CHECK(std::abs(b == 2 ? axis.y() : axis.z()) > 1 - 1e-6);  // flat (the log along y)
   }
 }
 
