@@ -62,7 +62,6 @@ void print_text(const Model& model, const ir::ResidualProgram& program) {
     std::cout << "  " << std::left << std::setw(20) << k.name << std::right << std::setw(18)
               << std::setprecision(4) << k.tree_nodes << std::setw(16) << k.dag_nodes
               << std::setw(14) << k.instructions << '\n';
-  for (const std::string& note : program.notes) std::cout << "note: " << note << '\n';
 }
 
 }  // namespace

@@ -70,3 +70,17 @@ TEST_CASE("ir: --json lists every kernel with its size") {
   CHECK(json_number(r.out, "instructions") > 0);
   CHECK(json_number(r.out, "nodes_before_cse") >= json_number(r.out, "nodes_after_cse"));
 }
+
+// The lowering's notes reach the user once, on stderr with the file's name (they used to be
+// printed again at the end of the summary).
+TEST_CASE("ir: each lowering note is printed once") {
+  const CliResult r = run_talon("ir " TALON_TEST_DATA_DIR "/mjcf/good/inertia.xml");
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const std::string note = "no contact between box and ellipsoid geoms";
+  const std::string all = r.out + r.err;
+  const std::size_t first = all.find(note);
+  REQUIRE(first != std::string::npos);
+  CHECK(all.find(note, first + 1) == std::string::npos);
+  CHECK(r.err.find("inertia.xml: note: " + note) != std::string::npos);
+}
