@@ -15,6 +15,10 @@ namespace talon::ir::lower {
 namespace {
 
 constexpr double kNormEps = 1e-12;      // metres: guards normalising centre offsets
+// metres: a point this close outside a box or cylinder is measured as on its surface
+// (point_box): the gap is then the distance to the nearest face's plane, short of the true
+// distance by at most (√3 − 1)·kSurfaceBand near a corner.
+constexpr double kSurfaceBand = 1e-9;
 constexpr double kDirectionEps = 1e-9;  // unitless: guards the support of an upright disc
 // sin of the tilt below which an upright cylinder's contact point moves from its disc's
 // centre to the rim in proportion to the tilt (capped_direction) instead of jumping there:
@@ -149,8 +153,10 @@ BoxDistance point_box(const GeomPose& box, const V3& p) {
     depth[i] = abs(local[i]) - half;  // < 0 inside along axis i
   }
   const Expr deepest = max(max(depth[0], depth[1]), depth[2]);
-  // On the surface (deepest = 0) the outside branch has no direction (0/0): take the face.
-  const Expr inside = le(deepest, g.constant(0.0));
+  // On the surface the outside branch has no direction (0/0): take the face, within
+  // kSurfaceBand (rounding puts a touching point 1e-17 m outside, where excess/|excess|
+  // guarded by kNormEps is a vector of length 1e-5).
+  const Expr inside = le(deepest, g.constant(kSurfaceBand));
   // Outside: distance to the clamped point. On or inside: the least-penetrated face.
   const Expr out_dist = smooth_norm(excess, kNormEps);
   const V3 out_normal = (1.0 / out_dist) * excess;
@@ -183,7 +189,7 @@ BoxDistance point_cylinder(const GeomPose& cyl, const V3& p) {
   const Expr axial_excess = z - clamp(z, -half, half);
   const Expr radial_depth = rho - radius, axial_depth = abs(z) - half;  // < 0 inside
   const Expr deepest = max(radial_depth, axial_depth);
-  const Expr inside = le(deepest, g.constant(0.0));
+  const Expr inside = le(deepest, g.constant(kSurfaceBand));  // as point_box
   const V3 excess = radial_excess * radial_dir + axial_excess * a;
   const Expr out_dist = smooth_norm(excess, kNormEps);
   const Expr side = le(axial_depth, radial_depth);  // inside: the side is the nearer surface

@@ -657,6 +657,15 @@ TEST_CASE("contact geometry: cylinder-cylinder stacked, overhanging, crossing an
     check_vec(slots[1].point, {1.02, -0.15, 0.195});
     check_off(slots, {2, 3, 4, 5, 6});
   }
+  SECTION("a log touching a roller exactly: a unit normal") {
+    // Rounding puts the side point a hair outside the roller, where normalising the
+    // clamped offset gave a normal of length ~1e-5; within kSurfaceBand it is the face's.
+    Scene s;
+    const auto slots = s.slots(s.geom(GeomType::Cylinder, {0.05, 0.25, 0}, {1.02, 0, 0.25}, along_y),
+                               s.geom(GeomType::Cylinder, {0.1, 0.3, 0}, {1, -0.15, 0.1}, along_x));
+    CHECK_THAT(slots[1].gap, WithinAbs(0, 1e-15));
+    check_vec(slots[1].normal, down);
+  }
   SECTION("parallel rollers side by side, pressed 1 cm into each other") {
     Scene s;
     const auto slots = s.slots(s.geom(GeomType::Cylinder, {0.1, 0.3, 0}, {0.05, 0.19, 0}, along_x),
