@@ -367,13 +367,17 @@ std::vector<ContactPoint> capsule_cylinder(const GeomPose& capsule, const GeomPo
   return out;
 }
 
-// The slot pair of `cyl` against `other`: its lowest point, and its side point switched on
-// where its end faces the other (see cylinder_cylinder).
-std::array<ContactPoint, 2> cylinder_against_cylinder(const GeomPose& cyl, const GeomPose& other,
-                                                      const GeomPose& chooser,
-                                                      const GeomPose& other_chooser) {
+// A slot switched on for the step where `on` is 1, else given kInactiveGap.
+ContactPoint switched(ContactPoint c, const Expr& on) {
+  c.gap = select(on, c.gap, c.gap.graph().constant(kInactiveGap));
+  return c;
+}
+
+// The side point of `cyl` facing `other` at its axis point nearest the other's centre, on
+// where its end faces the other and that point is inside its segment (see cylinder_cylinder).
+ContactPoint cylinder_side_slot(const GeomPose& cyl, const GeomPose& other,
+                                const GeomPose& chooser, const GeomPose& other_chooser) {
   Graph& g = graph_of(cyl);
-  const V3 lowest = cylinder_point_against(cyl, point_cylinder(other, cyl.center).normal);
   const V3 axis_c = axis(cyl, 2);
   const V3 on_c = closest_on_segment(cyl, other.center);
   const V3 towards = closest_on_segment(other, on_c) - on_c;
@@ -388,9 +392,7 @@ std::array<ContactPoint, 2> cylinder_against_cylinder(const GeomPose& cyl, const
          abs(dot(chosen_axis, point_cylinder(other_chooser, chooser.center).normal)));
   const Expr inside_segment = lt(abs(dot(other_chooser.center - chooser.center, chosen_axis)),
                                  g.constant(cyl.size.y() * (1 - 1e-9)));
-  ContactPoint side_slot = sphere_cylinder(side, 0, other);
-  side_slot.gap = select(end_faces_other * inside_segment, side_slot.gap, g.constant(kInactiveGap));
-  return {sphere_cylinder(lowest, 0, other), side_slot};
+  return switched(sphere_cylinder(side, 0, other), end_faces_other * inside_segment);
 }
 
 // The end of `cyl` that faces `other` at the step's start: its outward axis (±z) and centre.
@@ -458,8 +460,7 @@ std::array<ContactPoint, 4> lens_corners(const GeomPose& a, const GeomPose& b,
     // Along b's axis onto a's end plane (through end_a.centre, normal end_a.normal).
     const Expr lift = dot(end_a.centre - corners[k], end_a.normal) /
                       min(dot(end_b.normal, end_a.normal), g.constant(-0.1));
-    out[k] = sphere_cylinder(corners[k] + lift * end_b.normal, 0, b);
-    out[k].gap = select(on, out[k].gap, g.constant(kInactiveGap));
+    out[k] = switched(sphere_cylinder(corners[k] + lift * end_b.normal, 0, b), on);
   }
   return out;
 }
@@ -496,8 +497,6 @@ ContactPoint reversed(ContactPoint c) {
 // three states; as here, 1.7 and 3.6 updates, flat.
 std::vector<ContactPoint> cylinder_cylinder(const GeomPose& a, const GeomPose& b,
                                             const GeomPose& chooser_a, const GeomPose& chooser_b) {
-  const auto [a_lowest, a_side] = cylinder_against_cylinder(a, b, chooser_a, chooser_b);
-  const ContactPoint b_side = cylinder_against_cylinder(b, a, chooser_b, chooser_a)[1];
   // Slot 0 is off where the discs lie flat: there it sits at the disc's centre and moves only
   // by its lever (3, 46, 27 Newton updates in turn with it on). Turned further it is the
   // rim's lowest point, which no lens corner follows.
@@ -505,9 +504,11 @@ std::vector<ContactPoint> cylinder_cylinder(const GeomPose& a, const GeomPose& b
   const Expr flat = ends_face(chooser_a, chooser_b) *
                     lt(smooth_norm(cross(axis(chooser_a, 2), axis(chooser_b, 2)), kNormEps),
                        g.constant(kUprightBlend));
-  ContactPoint lowest = a_lowest;
-  lowest.gap = select(flat, g.constant(kInactiveGap), lowest.gap);
-  std::vector<ContactPoint> out{lowest, a_side, reversed(b_side)};
+  const V3 lowest = cylinder_point_against(a, point_cylinder(b, a.center).normal);
+  std::vector<ContactPoint> out{
+      switched(sphere_cylinder(lowest, 0, b), 1.0 - flat),
+      cylinder_side_slot(a, b, chooser_a, chooser_b),
+      reversed(cylinder_side_slot(b, a, chooser_b, chooser_a))};
   for (const ContactPoint& corner : lens_corners(a, b, chooser_a, chooser_b)) out.push_back(corner);
   return out;
 }

@@ -339,11 +339,7 @@ TEST_CASE("cans standing on the floor, one let go tilted, rest upright at h = 0.
 // about the rollers' direction): 1.03 kRestDepth.
 TEST_CASE("cans stacked on a post and a log across two rollers rest at h = 0.1",
           "[physics][contact]") {
-  const Expected<Model> model =
-      load_model(std::string(TALON_TEST_DATA_DIR) + "/scenes/cylinder_stacks.xml");
-  INFO(model.diagnostics().format());
-  REQUIRE(model.ok());
-  const Simulator sim = testing::make_simulator(*model);
+  const Simulator sim = testing::make_simulator(testing::test_scene("cylinder_stacks.xml"));
   check_stack_rests(sim);
   runtime::WorldBatch w = sim.make_worlds(1);
   for (int k = 0; k < 30; ++k) sim.step(w, 0.1);
@@ -369,11 +365,7 @@ namespace talon {
 // resting depth, and where the same cube as a box primitive rests.
 TEST_CASE("a mesh cube dropped on the floor rests on a face at h = 0.1 and 0.05",
           "[physics][contact][mesh]") {
-  const Expected<Model> mesh_model =
-      load_model(std::string(TALON_TEST_DATA_DIR) + "/scenes/mesh_cube_drop.xml");
-  INFO(mesh_model.diagnostics().format());
-  REQUIRE(mesh_model.ok());
-  const Simulator mesh = testing::make_simulator(*mesh_model);
+  const Simulator mesh = testing::make_simulator(testing::test_scene("mesh_cube_drop.xml"));
   REQUIRE(mesh.program().slots.size() == 8);
   const Simulator box = testing::make_simulator(testing::model_from_mjcf(R"(
 <mujoco model="box_cube_drop">

@@ -47,11 +47,21 @@ inline int param_index(const Simulator& sim, const std::string& name) {
   return -1;
 }
 
-inline Model shipped_model(const std::string& file, const LoadOptions& options = {}) {
-  Expected<Model> model = load_model(std::string(TALON_MODELS_DIR) + "/" + file, options);
+// The model at `path`, which must load.
+inline Model loaded_model(const std::string& path, const LoadOptions& options = {}) {
+  Expected<Model> model = load_model(path, options);
   INFO(model.diagnostics().format());
   REQUIRE(model.ok());
   return std::move(*model);
+}
+
+inline Model shipped_model(const std::string& file, const LoadOptions& options = {}) {
+  return loaded_model(std::string(TALON_MODELS_DIR) + "/" + file, options);
+}
+
+// A scene of tests/data/scenes.
+inline Model test_scene(const std::string& file) {
+  return loaded_model(std::string(TALON_TEST_DATA_DIR) + "/scenes/" + file);
 }
 
 // The kernel cache of the test suites: shared by test runs (so a second run compiles
