@@ -13,22 +13,9 @@
 namespace talon::ir::lower {
 namespace {
 
-// Metres. A later axis (in the order A's faces, B's faces, edges) must separate the boxes by
-// this much more than the best so far to replace it: aligned stacks, whose face and edge axes
-// tie up to rounding, pick the same face axis at every Newton iterate.
-constexpr double kTieBias = 1e-5;
-// Metres. An incident edge within this distance outside the reference face still holds a
-// vertex, and a reference edge must reach this far inside the incident face's shadow to hold
-// one: when the two faces coincide up to rounding (equal boxes stacked), every corner is
-// claimed by exactly one slot, the incident corner's, and µm drift does not switch slots on
-// and off. The points themselves are exact wherever the edges meet the faces.
-constexpr double kClipMargin = 1e-5;
 // sin of the angle below which two edges count as parallel: their cross product is no axis
 // (its separation duplicates a face axis's and its direction is rounding).
 constexpr double kMinEdgeSine = 1e-3;
-// Metres: an edge whose extent along a clipping slab's normal is below this runs parallel to
-// the slab (inside or outside it entirely), so its crossing parameters are not divided out.
-constexpr double kParallelExtent = 1e-12;
 // Metres: the separation of an edge axis left out as parallel (below any real separation).
 constexpr double kExcludedSeparation = -1e30;
 

@@ -32,6 +32,21 @@ inline constexpr int kBoxBoxSlots = kBoxBoxFaceSlots + 1;
 // at zero; 1 m keeps it far from every contact tolerance.
 inline constexpr double kInactiveGap = 1.0;
 
+// Shared by the face clipping here and in polytope_contacts.h:
+// Metres. A later axis (in the order A's faces, B's faces, edges) must separate the solids
+// by this much more than the best so far to replace it: aligned stacks, whose face and edge
+// axes tie up to rounding, pick the same face axis at every Newton iterate.
+inline constexpr double kTieBias = 1e-5;
+// Metres. An incident edge within this distance outside the reference face still holds a
+// vertex, and a reference edge must reach this far inside the incident face's shadow to hold
+// one: when the two faces coincide up to rounding (equal boxes stacked), every corner is
+// claimed by exactly one slot, the incident corner's, and µm drift does not switch slots on
+// and off. The points themselves are exact wherever the edges meet the faces.
+inline constexpr double kClipMargin = 1e-5;
+// Metres: an edge whose extent across a clipping line is below this runs parallel to it
+// (inside or outside it entirely), so its crossing parameters are not divided out.
+inline constexpr double kParallelExtent = 1e-12;
+
 // The kBoxBoxSlots slots of two boxes, normal from `a` to `b`.
 std::vector<ContactPoint> box_box_contacts(const GeomPose& a, const GeomPose& b);
 // "face point 3", "edge-edge".

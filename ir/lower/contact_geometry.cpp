@@ -10,11 +10,12 @@
 #include <numbers>
 
 #include "ir/lower/box_box.h"
+#include "ir/lower/polytope_contacts.h"
 
 namespace talon::ir::lower {
 namespace {
 
-constexpr double kNormEps = 1e-12;      // metres: guards normalising centre offsets
+constexpr double kNormEps = 1e-12;  // metres: guards normalising centre offsets
 // metres: a point this close outside a box or cylinder is measured as on its surface
 // (point_box): the gap is then the distance to the nearest face's plane, short of the true
 // distance by at most (√3 − 1)·kSurfaceBand near a corner.
@@ -44,8 +45,8 @@ constexpr double kTieBreakTilt = 1e-3;   // rad: the deepest-vertex slot's direc
 constexpr double kSupportAzimuth = 0.1;  // rad: the directions' offset from the plane's x axis
 constexpr double kInactiveGap = 1.0;     // m: the gap of a slot switched off for the step
 // Cylinder end discs lying on each other (lens_corners).
-constexpr double kLensInset = 0.02;    // of the way from each corner to the lens' middle
-constexpr double kFacingCos = 0.9;     // cos of the largest angle between facing ends' axes
+constexpr double kLensInset = 0.02;     // of the way from each corner to the lens' middle
+constexpr double kFacingCos = 0.9;      // cos of the largest angle between facing ends' axes
 constexpr double kLensAxisTilt = 1e-3;  // of b's radius: e's pull towards b's x axis
 
 int rank(GeomType t) {
@@ -375,8 +376,8 @@ ContactPoint switched(ContactPoint c, const Expr& on) {
 
 // The side point of `cyl` facing `other` at its axis point nearest the other's centre, on
 // where its end faces the other and that point is inside its segment (see cylinder_cylinder).
-ContactPoint cylinder_side_slot(const GeomPose& cyl, const GeomPose& other,
-                                const GeomPose& chooser, const GeomPose& other_chooser) {
+ContactPoint cylinder_side_slot(const GeomPose& cyl, const GeomPose& other, const GeomPose& chooser,
+                                const GeomPose& other_chooser) {
   Graph& g = graph_of(cyl);
   const V3 axis_c = axis(cyl, 2);
   const V3 on_c = closest_on_segment(cyl, other.center);
@@ -505,15 +506,31 @@ std::vector<ContactPoint> cylinder_cylinder(const GeomPose& a, const GeomPose& b
                     lt(smooth_norm(cross(axis(chooser_a, 2), axis(chooser_b, 2)), kNormEps),
                        g.constant(kUprightBlend));
   const V3 lowest = cylinder_point_against(a, point_cylinder(b, a.center).normal);
-  std::vector<ContactPoint> out{
-      switched(sphere_cylinder(lowest, 0, b), 1.0 - flat),
-      cylinder_side_slot(a, b, chooser_a, chooser_b),
-      reversed(cylinder_side_slot(b, a, chooser_b, chooser_a))};
+  std::vector<ContactPoint> out{switched(sphere_cylinder(lowest, 0, b), 1.0 - flat),
+                                cylinder_side_slot(a, b, chooser_a, chooser_b),
+                                reversed(cylinder_side_slot(b, a, chooser_b, chooser_a))};
   for (const ContactPoint& corner : lens_corners(a, b, chooser_a, chooser_b)) out.push_back(corner);
   return out;
 }
 
 }  // namespace
+
+namespace {
+
+Polytope polytope_of_geom(const GeomPose& p) {
+  return polytope_of(p.type == GeomType::Mesh ? *p.hull : box_corners(p.size));
+}
+
+std::vector<ContactPoint> hull_hull(const GeomPose& a, const GeomPose& b, const GeomPose& a_chooser,
+                                    const GeomPose& b_chooser) {
+  return polytope_contacts(polytope_of_geom(a), polytope_of_geom(b), a, b, a_chooser, b_chooser);
+}
+
+}  // namespace
+
+bool polytope_pair(GeomType a, GeomType b) {
+  return b == GeomType::Mesh && (a == GeomType::Box || a == GeomType::Mesh);
+}
 
 bool canonical_pair_order(GeomType a, GeomType b) {
   return rank(a) <= rank(b);
@@ -545,6 +562,7 @@ int contact_slot_count(GeomType a, GeomType b) {
   if (a == T::Sphere && b == T::Cylinder) return 1;
   if (a == T::Capsule && b == T::Cylinder) return 3;
   if (a == T::Cylinder && b == T::Cylinder) return 7;
+  if (polytope_pair(a, b)) return kPolytopeSlots;
   return 0;
 }
 
@@ -561,6 +579,7 @@ std::string contact_slot_kind(GeomType a, GeomType b, int slot) {
                    : slot == 1 ? std::string(" first's side")
                    : slot == 2 ? std::string(" second's side")
                                : " lens corner " + std::to_string(slot - 3));
+  if (polytope_pair(a, b)) return kind + " " + polytope_slot_kind(slot);
   if (b == GeomType::Mesh) return kind + " support " + std::to_string(slot);
   return kind + " end " + std::to_string(slot);
 }
@@ -601,6 +620,7 @@ std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b) {
   if (a.type == T::Box && b.type == T::Box) return box_box_contacts(a, b);
   if (a.type == T::Box && b.type == T::Cylinder) return box_cylinder(a, b);
   if (a.type == T::Cylinder && b.type == T::Cylinder) return cylinder_cylinder(a, b, a, b);
+  if (polytope_pair(a.type, b.type)) return hull_hull(a, b, a, b);
   return {};
 }
 
@@ -612,6 +632,9 @@ StepContactPoints contact_points_of_step(const GeomPose& a_minus, const GeomPose
   if (a_plus.type == GeomType::Cylinder && b_plus.type == GeomType::Cylinder)
     return {cylinder_cylinder(a_minus, b_minus, a_minus, b_minus),
             cylinder_cylinder(a_plus, b_plus, a_minus, b_minus)};
+  if (polytope_pair(a_plus.type, b_plus.type))
+    return {hull_hull(a_minus, b_minus, a_minus, b_minus),
+            hull_hull(a_plus, b_plus, a_minus, b_minus)};
   return {contact_points(a_minus, b_minus), contact_points(a_plus, b_plus)};
 }
 

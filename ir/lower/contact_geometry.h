@@ -16,8 +16,9 @@
 //   lowest against the second, each one's side point facing the other, four corners of the
 //   lens where end discs lie flat on each other, each switched on where it applies: see
 //   cylinder_cylinder), plane–mesh 8 (support points of the mesh's convex hull: see
-//   plane_hull).
-// Other pairs (ellipsoids; meshes against anything but planes) have none.
+//   plane_hull), box–mesh and mesh–mesh 16 (the hulls' faces clipped to each other: see
+//   polytope_contacts.h).
+// Other pairs (ellipsoids; meshes against spheres, capsules and cylinders) have none.
 #pragma once
 
 #include <string>
@@ -32,8 +33,8 @@ namespace talon::ir::lower {
 struct GeomPose {
   GeomType type = GeomType::Sphere;
   V3 center;
-  M3 rot;     // geom axes in the world (columns)
-  Vec3 size;  // MuJoCo's size convention
+  M3 rot;                                   // geom axes in the world (columns)
+  Vec3 size;                                // MuJoCo's size convention
   const std::vector<Vec3>* hull = nullptr;  // a mesh's convex hull vertices (geom frame)
 };
 
@@ -43,6 +44,9 @@ struct ContactPoint {
   V3 normal;  // unit, from the first geom to the second
 };
 
+// True when a canonically ordered pair collides as two convex polytopes (a mesh hull against
+// a box or another mesh hull: polytope_contacts.h).
+bool polytope_pair(GeomType a, GeomType b);
 // True when (a, b) is already in canonical order.
 bool canonical_pair_order(GeomType a, GeomType b);
 // Number of slots of a canonically ordered pair; 0 = no symbolic collider.

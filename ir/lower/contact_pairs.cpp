@@ -4,7 +4,8 @@
 //   * (contype₁ & conaffinity₂) || (contype₂ & conaffinity₁);
 //   * not the same sim body (two static geoms are both on the world);
 //   * not parent and child sim bodies, unless one of them is the world;
-//   * not an excluded body pair.
+//   * not an excluded body pair;
+//   * not two hulls (box–mesh, mesh–mesh) of one kinematic tree (kNoHullSelfCollision).
 // MuJoCo then prunes pairs by bounding volumes at run time; Talon's slots are static, so
 // every pair that passes gets its slots. Pairs between different kinematic trees grow
 // quadratically with the number of trees, so LowerOptions::max_inter_tree_pairs caps them.
@@ -17,6 +18,14 @@
 
 namespace talon::ir::lower {
 namespace {
+
+// A robot's links carry mesh geoms by the dozen, and every pair of them not joined by a joint
+// would get 16 slots (polytope_contacts.h; a quadruped's 13 mesh links: ~1000); CAD meshes of links
+// two joints apart often overlap where they are built to. So hulls collide with the world, with
+// primitives and with other kinematic trees, not within one tree (as PyBullet and Gazebo
+// leave self-collision off by default).
+constexpr const char* kNoHullSelfCollision =
+    "box and mesh hulls within one kinematic tree do not collide";
 
 std::vector<int> tree_roots(const Model& m) {
   std::vector<int> root(m.nsim);
@@ -64,8 +73,8 @@ void record_skipped(const Model& m, const GeomPair& pair, const std::string& why
 void note_skipped(Context& ctx, const SkippedByKind& skipped) {
   for (const auto& [kind, pairs] : skipped) {
     ctx.note("no contact between " + kind + ": " + std::to_string(pairs.count) +
-             (pairs.count == 1 ? " pair" : " pairs") + ", e.g. " +
-             ctx.geom_label(pairs.first.a) + " and " + ctx.geom_label(pairs.first.b));
+             (pairs.count == 1 ? " pair" : " pairs") + ", e.g. " + ctx.geom_label(pairs.first.a) +
+             " and " + ctx.geom_label(pairs.first.b));
     ctx.skipped_pairs += pairs.count;
   }
 }
@@ -91,6 +100,11 @@ std::vector<GeomPair> contact_pairs(Context& ctx) {
         continue;
       }
       const bool inter_tree = s1 >= 0 && s2 >= 0 && root[s1] != root[s2];
+      if (s1 >= 0 && s2 >= 0 && !inter_tree &&
+          polytope_pair(m.geom_type[pair.a], m.geom_type[pair.b])) {
+        record_skipped(m, pair, kNoHullSelfCollision, skipped);
+        continue;
+      }
       (inter_tree ? other_trees : same_tree).push_back(pair);
     }
   }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "ir/lower/polytope.h"
 #include "test_lower_support.h"
 
 using namespace talon;
@@ -266,6 +267,20 @@ TEST_CASE("contact rows: friction impulses act at the contact point") {
   CHECK_THAT(r[2], WithinAbs(kH * kMass * 9.81, 1e-14));
 }
 
+namespace {
+
+using GeomNamePairs = std::set<std::pair<std::string, std::string>>;
+
+// The geom pairs that got contact slots, by name.
+GeomNamePairs slot_pairs(const Model& model, const ir::ResidualProgram& lowered) {
+  GeomNamePairs out;
+  for (const ir::ContactSlot& slot : lowered.slots)
+    out.insert({model.geom_name[slot.geom_a], model.geom_name[slot.geom_b]});
+  return out;
+}
+
+}  // namespace
+
 TEST_CASE("contact pairs: MuJoCo's filters decide which geom pairs get slots") {
   ModelSpec spec;
   spec.name = "filters";
@@ -293,18 +308,55 @@ TEST_CASE("contact pairs: MuJoCo's filters decide which geom pairs get slots") {
   const Model model = compile(spec);
   Expected<ir::ResidualProgram> lowered = ir::lower_model(model);
   REQUIRE(lowered.ok());
-  std::set<std::pair<std::string, std::string>> pairs;
-  for (const ir::ContactSlot& slot : lowered->slots)
-    pairs.insert({model.geom_name[slot.geom_a], model.geom_name[slot.geom_b]});
-  const std::set<std::pair<std::string, std::string>> expected{
-      {"floor", "a1"},    {"floor", "a2"},    {"floor", "b1"},    {"floor", "c1"},
-      {"a1", "pedestal"}, {"a2", "pedestal"}, {"b1", "pedestal"}, {"c1", "pedestal"},
-      {"floor", "d1"},    {"pedestal", "d1"}, {"a1", "d1"},       {"a2", "d1"},
-      {"b1", "d1"},       {"c1", "d1"}};
+  const GeomNamePairs pairs = slot_pairs(model, *lowered);
+  const GeomNamePairs expected{{"floor", "a1"},    {"floor", "a2"},    {"floor", "b1"},
+                               {"floor", "c1"},    {"a1", "pedestal"}, {"a2", "pedestal"},
+                               {"b1", "pedestal"}, {"c1", "pedestal"}, {"floor", "d1"},
+                               {"pedestal", "d1"}, {"a1", "d1"},       {"a2", "d1"},
+                               {"b1", "d1"},       {"c1", "d1"}};
   CHECK(pairs == expected);
   // Pairs without a collider are noted: cylinder-ellipsoid (d1-c2).
   const std::string notes = lowered.diagnostics().format();
   CHECK_THAT(notes, Contains("no contact between cylinder and ellipsoid"));
+  CHECK(lowered->stats.skipped_pairs == 1);
+}
+
+// Hulls (box–mesh, mesh–mesh) collide with the world and other trees, not within one tree:
+// an arm whose base and forearm are meshes (a box upper arm between them) and a mesh crate.
+TEST_CASE("contact pairs: hulls of one kinematic tree do not collide with each other") {
+  ModelSpec spec;
+  spec.name = "arm_and_crate";
+  add_geom(spec, "floor", -1, GeomType::Plane, {0, 0, 1});
+  const std::vector<Vec3> cube = ir::lower::box_corners({0.1, 0.1, 0.1});
+  auto add_mesh = [&](const std::string& name, int body) {
+    add_geom(spec, name, body, GeomType::Mesh, {0, 0, 0});
+    spec.geoms.back().hull_vertices = cube;
+  };
+  const int base = add_box_body(spec, "base", -1, {0, 0, 1}, 1, {0.1, 0.1, 0.1}, false);
+  add_joint(spec, "base_free", base, JointType::Free);
+  add_mesh("base", base);
+  const int upper = add_box_body(spec, "upper", base, {0, 0, 0.3}, 1, {0.1, 0.1, 0.1});
+  add_joint(spec, "shoulder", upper, JointType::Hinge);
+  const int lower = add_box_body(spec, "lower", upper, {0, 0, 0.3}, 1, {0.1, 0.1, 0.1}, false);
+  add_joint(spec, "elbow", lower, JointType::Hinge);
+  add_mesh("lower", lower);
+  const int crate = add_box_body(spec, "crate", -1, {1, 0, 1}, 1, {0.1, 0.1, 0.1}, false);
+  add_joint(spec, "crate_free", crate, JointType::Free);
+  add_mesh("crate", crate);
+  const Model model = compile(spec);
+  Expected<ir::ResidualProgram> lowered = ir::lower_model(model);
+  REQUIRE(lowered.ok());
+  const GeomNamePairs pairs = slot_pairs(model, *lowered);
+  CHECK(pairs == GeomNamePairs{{"floor", "base"},
+                               {"floor", "upper"},
+                               {"floor", "lower"},
+                               {"floor", "crate"},
+                               {"base", "crate"},
+                               {"upper", "crate"},
+                               {"lower", "crate"}});
+  CHECK_THAT(lowered.diagnostics().format(),
+             Contains("no contact between mesh and mesh geoms (box and mesh hulls within one "
+                      "kinematic tree do not collide): 1 pair, e.g. "));
   CHECK(lowered->stats.skipped_pairs == 1);
 }
 

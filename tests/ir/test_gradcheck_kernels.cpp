@@ -108,6 +108,12 @@ TEST_CASE("gradcheck: kernels of cylinders resting on cylinders") {
   check_kernels(load_and_lower(TALON_TEST_DATA_DIR "/scenes/cylinder_stacks.xml"), 2, 7, 48);
 }
 
+// The polytope collider (mesh hulls on mesh hulls and on a box: faces chosen at q⁻, clipped at
+// q⁺).
+TEST_CASE("gradcheck: kernels of mesh hulls stacked on each other and on a box") {
+  check_kernels(load_and_lower(TALON_TEST_DATA_DIR "/scenes/mesh_stacks.xml"), 2, 8, 48);
+}
+
 TEST_CASE("gradcheck: kernels of MuJoCo's humanoid (multi-hinge bodies, capsule contacts)") {
   const std::string path = "/usr/share/mujoco/model/humanoid/humanoid.xml";
   TALON_SKIP_IF_MISSING(path, "libmujoco-samples");

@@ -1,0 +1,238 @@
+// Polytope–polytope contact slots (see polytope_contacts.h).
+//
+// The separating-axis test over face normals and the clipping of the incident face against
+// the reference face follow box_box.cpp (Gottschalk, Lin & Manocha, "OBBTree", SIGGRAPH
+// 1996; Catto, "Contact Manifolds", GDC 2007); the rectangles' slab clipping becomes
+// Cyrus–Beck clipping against a convex polygon's edges (Cyrus & Beck, "Generalized two- and
+// three-dimensional clipping", Computers & Graphics 1978). Every choice is a select, as there.
+#include "ir/lower/polytope_contacts.h"
+
+#include <array>
+
+#include "ir/lower/box_box.h"
+
+namespace talon::ir::lower {
+namespace {
+
+// The incident face's normal must make at least this cosine with the reference normal for
+// its shadow to be used (the height above the reference face divides by it).
+constexpr double kMinShadowCosine = 1e-3;
+
+// A face in its geom's frame as expressions: a select among the constant faces (at q⁻).
+struct LocalFace {
+  V3 normal;
+  std::array<V3, kFaceVertices> start, end, inward;
+  std::array<Expr, kFaceVertices> valid;  // 1 or 0
+};
+
+// The same face placed in the world at a pose.
+using WorldFace = LocalFace;
+
+WorldFace select(Expr cond, const WorldFace& if_true, const WorldFace& if_false) {
+  WorldFace f{select(cond, if_true.normal, if_false.normal), {}, {}, {}, {}};
+  for (int k = 0; k < kFaceVertices; ++k) {
+    f.start[k] = select(cond, if_true.start[k], if_false.start[k]);
+    f.end[k] = select(cond, if_true.end[k], if_false.end[k]);
+    f.inward[k] = select(cond, if_true.inward[k], if_false.inward[k]);
+    f.valid[k] = select(cond, if_true.valid[k], if_false.valid[k]);
+  }
+  return f;
+}
+
+LocalFace constant_face(Graph& g, const PolytopeFace& face) {
+  LocalFace f{constant(g, face.normal), {}, {}, {}, {}};
+  for (int k = 0; k < kFaceVertices; ++k) {
+    f.start[k] = constant(g, face.start[k]);
+    f.end[k] = constant(g, face.end[k]);
+    f.inward[k] = constant(g, face.inward[k]);
+    f.valid[k] = g.constant(face.valid[k] ? 1.0 : 0.0);
+  }
+  return f;
+}
+
+V3 to_world(const GeomPose& pose, const V3& local) {
+  return pose.center + pose.rot * local;
+}
+
+WorldFace world_face(const LocalFace& local, const GeomPose& pose) {
+  WorldFace f{pose.rot * local.normal, {}, {}, {}, local.valid};
+  for (int k = 0; k < kFaceVertices; ++k) {
+    f.start[k] = to_world(pose, local.start[k]);
+    f.end[k] = to_world(pose, local.end[k]);
+    f.inward[k] = pose.rot * local.inward[k];
+  }
+  return f;
+}
+
+// A polytope with its pose: the q⁻ pose at which faces are chosen.
+struct Posed {
+  const Polytope& shape;
+  const GeomPose& pose;
+};
+
+// A candidate reference face: its separation at q⁻ (> 0: the polytopes lie apart along its
+// normal), the face in its owner's frame, and whether the owner is the second polytope.
+struct FaceAxis {
+  Expr separation;
+  LocalFace face;
+  Expr on_b;
+};
+
+FaceAxis select(Expr cond, const FaceAxis& if_true, const FaceAxis& if_false) {
+  return {select(cond, if_true.separation, if_false.separation),
+          select(cond, if_true.face, if_false.face), select(cond, if_true.on_b, if_false.on_b)};
+}
+
+// The faces of `owner` as candidate axes: face f separates by min over the other's vertices v
+// of n_f·(v − a point of f).
+void add_face_axes(const Posed& owner, const Posed& other, double on_b,
+                   std::vector<FaceAxis>& out) {
+  Graph& g = owner.pose.center.x.graph();
+  std::vector<V3> other_vertices;
+  for (const Vec3& v : other.shape.vertices)
+    other_vertices.push_back(to_world(other.pose, constant(g, v)));
+  for (const PolytopeFace& face : owner.shape.faces) {
+    const LocalFace local = constant_face(g, face);
+    const V3 n = owner.pose.rot * local.normal;
+    const Expr level = dot(n, to_world(owner.pose, local.start[0]));
+    Expr separation = dot(n, other_vertices.front());
+    for (const V3& v : other_vertices) separation = min(separation, dot(n, v));
+    out.push_back({separation - level, local, g.constant(on_b)});
+  }
+}
+
+// The face of least penetration; a later one must exceed the best so far by kTieBias.
+FaceAxis reference_face(const Posed& a, const Posed& b) {
+  std::vector<FaceAxis> axes;
+  add_face_axes(a, b, 0.0, axes);
+  add_face_axes(b, a, 1.0, axes);
+  FaceAxis best = axes.front();
+  for (std::size_t k = 1; k < axes.size(); ++k)
+    best = select(lt(best.separation + kTieBias, axes[k].separation), axes[k], best);
+  return best;
+}
+
+// The face of `p` whose outward normal is most anti-parallel to the world direction n.
+LocalFace incident_face(const Posed& p, const V3& n) {
+  Graph& g = n.x.graph();
+  LocalFace best = constant_face(g, p.shape.faces.front());
+  Expr best_alignment = dot(p.pose.rot * best.normal, n);
+  for (std::size_t k = 1; k < p.shape.faces.size(); ++k) {
+    const LocalFace face = constant_face(g, p.shape.faces[k]);
+    const Expr alignment = dot(p.pose.rot * face.normal, n);
+    const Expr take = lt(alignment, best_alignment);
+    best = select(take, face, best);
+    best_alignment = min(alignment, best_alignment);
+  }
+  return best;
+}
+
+// Where the segment y0 → y1 enters the prism over a face, {y : inward_k·(y − start_k) ≥
+// −margin for each valid edge k}: t ∈ [0, 1] (0 when y0 is inside), and whether any of the
+// segment is inside. Cyrus–Beck: each edge bounds t from below where the segment comes in
+// across it and from above where it leaves.
+struct Entry {
+  Expr t, hits;
+};
+
+Entry entry_into_prism(const V3& y0, const V3& y1, const WorldFace& f, double margin) {
+  Graph& g = y0.x.graph();
+  const Expr zero = g.constant(0.0), one = g.constant(1.0);
+  Expr enter = zero, exit = one;
+  for (int k = 0; k < kFaceVertices; ++k) {
+    // Invalid edges have inward = 0 and no margin: inside for every t.
+    const Expr inside_by = dot(f.inward[k], y0 - f.start[k]) + margin * f.valid[k];
+    const Expr rate = dot(f.inward[k], y1 - y0);
+    const Expr parallel = lt(abs(rate), g.constant(kParallelExtent));
+    const Expr crossing = -inside_by / select(parallel, one, rate);
+    const Expr inside = le(zero, inside_by);
+    enter = max(enter, select(parallel, select(inside, zero, g.constant(2.0)),
+                              select(lt(zero, rate), crossing, zero)));
+    exit = min(exit, select(parallel, select(inside, one, g.constant(-1.0)),
+                            select(lt(rate, zero), crossing, one)));
+  }
+  return {min(enter, one), lt(enter, exit)};
+}
+
+// The exact entry, and whether the segment meets the prism grown by `margin` (shrunk when
+// negative): the margin decides which slots hold a point, as clipped_entry of box_box.cpp.
+Entry clipped_entry(const V3& y0, const V3& y1, const WorldFace& f, double margin) {
+  const Entry exact = entry_into_prism(y0, y1, f, 0.0);
+  const Entry decided = entry_into_prism(y0, y1, f, margin);
+  return {select(exact.hits, exact.t, decided.t), decided.hits};
+}
+
+// A clipped polygon's vertex: the point on the incident face, its height above the reference
+// face along the reference normal, and whether the slot holds a vertex.
+struct FacePoint {
+  V3 incident;
+  Expr gap, hits;
+};
+
+Expr both(Expr a, Expr b) {
+  return a * b;  // of two 0/1 flags
+}
+
+// Incident edge k is run backwards, from end to start: counter-clockwise about the incident
+// face's outward normal, which points against the reference normal, is clockwise about the
+// reference normal, and both boundaries must run the same way round for each vertex of the
+// clipped polygon to start exactly one piece of its boundary (the argument of box_box.h).
+FacePoint incident_edge_point(const WorldFace& ref, const WorldFace& inc, int k) {
+  const V3 p0 = inc.end[k], p1 = inc.start[k];
+  const Entry e = clipped_entry(p0, p1, ref, kClipMargin);
+  const V3 p = p0 + e.t * (p1 - p0);
+  return {p, dot(ref.normal, p - ref.start[0]), both(e.hits, inc.valid[k])};
+}
+
+// The incident plane lies at height s(x) = (c_I − x)·n_I / (n·n_I) above a point x of the
+// reference face; the segment lifted onto it is again a segment, clipped to the incident face.
+FacePoint reference_edge_point(const WorldFace& ref, const WorldFace& inc, int k) {
+  Graph& g = ref.normal.x.graph();
+  const Expr cosine = dot(ref.normal, inc.normal);
+  const Expr usable = lt(g.constant(kMinShadowCosine), -cosine);
+  const Expr safe_cosine = select(usable, cosine, g.constant(-1.0));
+  auto height = [&](const V3& x) { return dot(inc.start[0] - x, inc.normal) / safe_cosine; };
+  auto lift = [&](const V3& x) { return x + height(x) * ref.normal; };
+  const V3 r0 = ref.start[k], r1 = ref.end[k];
+  const Entry e = clipped_entry(lift(r0), lift(r1), inc, -kClipMargin);
+  const V3 x = r0 + e.t * (r1 - r0);
+  const Expr gap = height(x);
+  return {x + gap * ref.normal, gap, both(both(e.hits, ref.valid[k]), usable)};
+}
+
+}  // namespace
+
+std::vector<ContactPoint> polytope_contacts(const Polytope& a, const Polytope& b,
+                                            const GeomPose& a_pose, const GeomPose& b_pose,
+                                            const GeomPose& a_chooser, const GeomPose& b_chooser) {
+  Graph& g = a_pose.center.x.graph();
+  const Posed a_minus{a, a_chooser}, b_minus{b, b_chooser};
+  const FaceAxis axis = reference_face(a_minus, b_minus);
+  const V3 ref_normal_minus =
+      select(axis.on_b, b_chooser.rot * axis.face.normal, a_chooser.rot * axis.face.normal);
+  const LocalFace incident = select(axis.on_b, incident_face(a_minus, ref_normal_minus),
+                                    incident_face(b_minus, ref_normal_minus));
+
+  const WorldFace ref =
+      select(axis.on_b, world_face(axis.face, b_pose), world_face(axis.face, a_pose));
+  const WorldFace inc =
+      select(axis.on_b, world_face(incident, a_pose), world_face(incident, b_pose));
+  // The reference normal points out of its polytope: from a to b when it is a's face.
+  const V3 normal = select(axis.on_b, -ref.normal, ref.normal);
+  const Expr inactive = g.constant(kInactiveGap);
+  std::vector<ContactPoint> out;
+  for (int slot = 0; slot < kPolytopeSlots; ++slot) {
+    const FacePoint p = slot < kFaceVertices ? incident_edge_point(ref, inc, slot)
+                                             : reference_edge_point(ref, inc, slot - kFaceVertices);
+    out.push_back(
+        {select(p.hits, p.gap, inactive), p.incident - (0.5 * p.gap) * ref.normal, normal});
+  }
+  return out;
+}
+
+std::string polytope_slot_kind(int slot) {
+  return slot < kFaceVertices ? "incident edge " + std::to_string(slot)
+                              : "reference edge " + std::to_string(slot - kFaceVertices);
+}
+
+}  // namespace talon::ir::lower

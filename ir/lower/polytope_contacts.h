@@ -1,0 +1,37 @@
+// Contact slots of two convex polytopes (mesh hulls, and a box against a mesh hull): the
+// face clipping of box_box.h generalised to faces of up to kFaceVertices vertices (internal
+// to ir/lower/; contact_geometry.cpp dispatches here).
+//
+// At the step's start pose (q⁻) a separating-axis test over both polytopes' face normals
+// picks the reference face (the face of least penetration), and the incident face is the
+// other polytope's face most anti-parallel to it. Both choices are constants for the step,
+// so the slots are smooth in q⁺. At q⁺ the incident face is clipped to the reference face:
+// slots 0 … kFaceVertices − 1: where incident edge k, run from its end to its start, enters
+// the reference face's prism (the edge's end itself when it lies over the face);
+// slots kFaceVertices + k: where
+// reference edge k enters the incident face's shadow. As for boxes, each vertex of the clipped
+// polygon is in exactly one slot; a slot that holds none has the gap kInactiveGap.
+//
+// There are no edge–edge axes: an edge resting across another edge is held by the clipped
+// points of the face the test picks, with the normal of that face.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ir/lower/contact_geometry.h"
+#include "ir/lower/polytope.h"
+
+namespace talon::ir::lower {
+
+inline constexpr int kPolytopeSlots = 2 * kFaceVertices;
+
+// The slots of polytopes `a` and `b` posed at `a_pose`, `b_pose` (normal from a to b), with
+// the faces chosen at `a_chooser`, `b_chooser` (the q⁻ poses).
+std::vector<ContactPoint> polytope_contacts(const Polytope& a, const Polytope& b,
+                                            const GeomPose& a_pose, const GeomPose& b_pose,
+                                            const GeomPose& a_chooser, const GeomPose& b_chooser);
+// "incident edge 3", "reference edge 0".
+std::string polytope_slot_kind(int slot);
+
+}  // namespace talon::ir::lower
