@@ -136,12 +136,7 @@ std::pair<V3, V3> closest_segment_points(const V3& centre_a, const V3& half_a, c
 namespace {
 
 // Signed distance from a point to a box, and the box's outward normal there (towards p).
-struct BoxDistance {
-  Expr gap;
-  V3 normal;
-};
-
-BoxDistance point_box(const GeomPose& box, const V3& p) {
+SolidDistance point_box(const GeomPose& box, const V3& p) {
   Graph& g = graph_of(box);
   const V3 local = transpose_times(box.rot, p - box.center);
   V3 clamped, excess;
@@ -177,7 +172,7 @@ BoxDistance point_box(const GeomPose& box, const V3& p) {
 // radial (ρ, the offset from the axis) and axial (z). Outside: the distance to the clamped
 // point (ρ clamped to R, z to ±L), exact on the curved side, the flat ends and their rims.
 // Inside: the less-penetrated of the side and the nearer end.
-BoxDistance point_cylinder(const GeomPose& cyl, const V3& p) {
+SolidDistance point_cylinder(const GeomPose& cyl, const V3& p) {
   Graph& g = graph_of(cyl);
   const V3 a = axis(cyl, 2);
   const V3 offset = p - cyl.center;
@@ -267,7 +262,7 @@ std::vector<ContactPoint> plane_cylinder(const GeomPose& plane, const GeomPose& 
 std::vector<ContactPoint> box_cylinder(const GeomPose& box, const GeomPose& cyl) {
   const V3 a = axis(cyl, 2);
   const V3 centre = contact_circle_centre(cyl, point_box(box, cyl.center).normal);
-  const BoxDistance from_box = point_box(box, centre);
+  const SolidDistance from_box = point_box(box, centre);
   const V3& n = from_box.normal;
   const V3 in_plane = n - dot(n, a) * a;
   const Expr support = cyl.size.x() * smooth_norm(in_plane, kDirectionEps);
@@ -276,7 +271,7 @@ std::vector<ContactPoint> box_cylinder(const GeomPose& box, const GeomPose& cyl)
 }
 
 // A sphere (centre p, radius r; first) against a solid whose distance from p is d (second).
-ContactPoint sphere_against(const V3& p, double r, const BoxDistance& d) {
+ContactPoint sphere_against(const V3& p, double r, const SolidDistance& d) {
   // d.normal points from the solid (second) to the sphere (first).
   return {d.gap - r, p - (0.5 * (d.gap + r)) * d.normal, -d.normal};
 }
@@ -521,6 +516,26 @@ Polytope polytope_of_geom(const GeomPose& p) {
   return polytope_of(p.type == GeomType::Mesh ? *p.hull : box_corners(p.size));
 }
 
+// A sphere, or a capsule's two end spheres, against a mesh hull: each measured from the
+// hull's feature nearest it at q⁻ (point_polytope).
+std::vector<ContactPoint> round_hull(const GeomPose& round, const GeomPose& hull,
+                                     const GeomPose& round_chooser, const GeomPose& hull_chooser) {
+  const Polytope shape = polytope_of_geom(hull);
+  auto collide = [&](const V3& centre, const V3& centre_chooser) {
+    return sphere_against(centre, round.size.x(),
+                          point_polytope(shape, hull, centre, hull_chooser, centre_chooser));
+  };
+  if (round.type == GeomType::Sphere) return {collide(round.center, round_chooser.center)};
+  std::vector<ContactPoint> out;
+  for (const double sign : {-1.0, 1.0})
+    out.push_back(collide(segment_end(round, sign), segment_end(round_chooser, sign)));
+  return out;
+}
+
+bool round_hull_pair(GeomType a, GeomType b) {
+  return b == GeomType::Mesh && (a == GeomType::Sphere || a == GeomType::Capsule);
+}
+
 std::vector<ContactPoint> hull_hull(const GeomPose& a, const GeomPose& b, const GeomPose& a_chooser,
                                     const GeomPose& b_chooser) {
   return polytope_contacts(polytope_of_geom(a), polytope_of_geom(b), a, b, a_chooser, b_chooser);
@@ -563,6 +578,7 @@ int contact_slot_count(GeomType a, GeomType b) {
   if (a == T::Capsule && b == T::Cylinder) return 3;
   if (a == T::Cylinder && b == T::Cylinder) return 7;
   if (polytope_pair(a, b)) return kPolytopeSlots;
+  if (round_hull_pair(a, b)) return a == T::Sphere ? 1 : 2;
   return 0;
 }
 
@@ -580,7 +596,7 @@ std::string contact_slot_kind(GeomType a, GeomType b, int slot) {
                    : slot == 2 ? std::string(" second's side")
                                : " lens corner " + std::to_string(slot - 3));
   if (polytope_pair(a, b)) return kind + " " + polytope_slot_kind(slot);
-  if (b == GeomType::Mesh) return kind + " support " + std::to_string(slot);
+  if (a == GeomType::Plane && b == GeomType::Mesh) return kind + " support " + std::to_string(slot);
   return kind + " end " + std::to_string(slot);
 }
 
@@ -621,6 +637,7 @@ std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b) {
   if (a.type == T::Box && b.type == T::Cylinder) return box_cylinder(a, b);
   if (a.type == T::Cylinder && b.type == T::Cylinder) return cylinder_cylinder(a, b, a, b);
   if (polytope_pair(a.type, b.type)) return hull_hull(a, b, a, b);
+  if (round_hull_pair(a.type, b.type)) return round_hull(a, b, a, b);
   return {};
 }
 
@@ -635,6 +652,9 @@ StepContactPoints contact_points_of_step(const GeomPose& a_minus, const GeomPose
   if (polytope_pair(a_plus.type, b_plus.type))
     return {hull_hull(a_minus, b_minus, a_minus, b_minus),
             hull_hull(a_plus, b_plus, a_minus, b_minus)};
+  if (round_hull_pair(a_plus.type, b_plus.type))
+    return {round_hull(a_minus, b_minus, a_minus, b_minus),
+            round_hull(a_plus, b_plus, a_minus, b_minus)};
   return {contact_points(a_minus, b_minus), contact_points(a_plus, b_plus)};
 }
 

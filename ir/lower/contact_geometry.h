@@ -17,8 +17,9 @@
 //   lens where end discs lie flat on each other, each switched on where it applies: see
 //   cylinder_cylinder), plane–mesh 8 (support points of the mesh's convex hull: see
 //   plane_hull), box–mesh and mesh–mesh 16 (the hulls' faces clipped to each other: see
-//   polytope_contacts.h).
-// Other pairs (ellipsoids; meshes against spheres, capsules and cylinders) have none.
+//   polytope_contacts.h), sphere–mesh 1 and capsule–mesh 2 (end spheres; each measured from
+//   the hull's feature nearest it at the step's start: point_polytope).
+// Other pairs (ellipsoids; cylinders against meshes) have none.
 #pragma once
 
 #include <string>
@@ -42,6 +43,13 @@ struct ContactPoint {
   Expr gap;
   V3 point;
   V3 normal;  // unit, from the first geom to the second
+};
+
+// Signed distance from a point to a solid (negative inside) and the solid's outward unit
+// normal there (towards the point).
+struct SolidDistance {
+  Expr gap;
+  V3 normal;
 };
 
 // True when a canonically ordered pair collides as two convex polytopes (a mesh hull against

@@ -7,7 +7,10 @@
 // three-dimensional clipping", Computers & Graphics 1978). Every choice is a select, as there.
 #include "ir/lower/polytope_contacts.h"
 
+#include <algorithm>
 #include <array>
+#include <optional>
+#include <utility>
 
 #include "ir/lower/box_box.h"
 
@@ -200,7 +203,84 @@ FacePoint reference_edge_point(const WorldFace& ref, const WorldFace& inc, int k
   return {x + gap * ref.normal, gap, both(both(e.hits, ref.valid[k]), usable)};
 }
 
+// A feature of a polytope in its frame: a face (edge = 0, normal its outward normal) or an
+// edge from `start` to start + edge (normal = 0), whose ends are the vertices.
+struct Feature {
+  V3 start, edge, normal;
+  Expr is_face;
+};
+
+Feature select(Expr cond, const Feature& if_true, const Feature& if_false) {
+  return {select(cond, if_true.start, if_false.start), select(cond, if_true.edge, if_false.edge),
+          select(cond, if_true.normal, if_false.normal),
+          select(cond, if_true.is_face, if_false.is_face)};
+}
+
+// The feature's point nearest x (a face's first corner: only its plane is used).
+V3 nearest_on_feature(const Feature& f, const V3& x) {
+  Graph& g = x.x.graph();
+  const Expr t = dot(x - f.start, f.edge) / (dot(f.edge, f.edge) + 1e-30);
+  return f.start + clamp(t, g.constant(0.0), g.constant(1.0)) * f.edge;
+}
+
+// Each edge of the polytope once (the faces list each twice).
+std::vector<std::pair<Vec3, Vec3>> unique_edges(const Polytope& shape) {
+  std::vector<std::pair<Vec3, Vec3>> out;
+  for (const PolytopeFace& f : shape.faces)
+    for (int k = 0; k < kFaceVertices; ++k) {
+      if (!f.valid[k]) continue;
+      const bool seen = std::any_of(out.begin(), out.end(), [&](const auto& e) {
+        return (e.first == f.end[k] && e.second == f.start[k]) ||
+               (e.first == f.start[k] && e.second == f.end[k]);
+      });
+      if (!seen) out.emplace_back(f.start[k], f.end[k]);
+    }
+  return out;
+}
+
+// The feature nearest the local point x (see point_polytope): outside, the face whose polygon
+// x lies over (distance: to its plane) or the nearest edge; inside, the face of largest
+// signed distance. Only the choice is used, so the distances need no derivatives.
+Feature nearest_feature(const Polytope& shape, const V3& x) {
+  Graph& g = x.x.graph();
+  const Expr far = g.constant(1e30), zero = g.constant(0.0), one = g.constant(1.0);
+  std::optional<Feature> outside, inside;
+  Expr outside_distance = far, inside_distance = -far;
+  for (const PolytopeFace& face : shape.faces) {
+    const LocalFace f = constant_face(g, face);
+    const Feature feature{f.start[0], zero_vector(g), f.normal, one};
+    const Expr above = dot(f.normal, x - f.start[0]);
+    Expr over_polygon = one;
+    for (int k = 0; k < kFaceVertices; ++k)
+      over_polygon = over_polygon * le(zero, dot(f.inward[k], x - f.start[k]));
+    const Expr distance = select(over_polygon * le(zero, above), above, far);
+    outside = outside ? select(lt(distance, outside_distance), feature, *outside) : feature;
+    outside_distance = min(distance, outside_distance);
+    inside = inside ? select(lt(inside_distance, above), feature, *inside) : feature;
+    inside_distance = max(above, inside_distance);
+  }
+  for (const auto& [a, b] : unique_edges(shape)) {
+    const Feature feature{constant(g, a), constant(g, Vec3(b - a)), zero_vector(g), zero};
+    const Expr distance = squared_norm(x - nearest_on_feature(feature, x));
+    const Expr take = lt(distance, outside_distance * outside_distance);
+    outside = select(take, feature, *outside);
+    outside_distance = select(take, sqrt(distance), outside_distance);
+  }
+  return select(lt(zero, inside_distance), *outside, *inside);
+}
+
 }  // namespace
+
+SolidDistance point_polytope(const Polytope& shape, const GeomPose& pose, const V3& p,
+                             const GeomPose& pose_chooser, const V3& p_chooser) {
+  const V3 x_minus = transpose_times(pose_chooser.rot, p_chooser - pose_chooser.center);
+  const Feature f = nearest_feature(shape, x_minus);
+  // The measuring direction: a face's normal, or from the edge towards the point at q⁻.
+  const V3 off_edge = x_minus - nearest_on_feature(f, x_minus);
+  const V3 direction = select(f.is_face, f.normal, (1.0 / smooth_norm(off_edge, 1e-12)) * off_edge);
+  const V3 x = transpose_times(pose.rot, p - pose.center);
+  return {dot(direction, x - nearest_on_feature(f, x)), pose.rot * direction};
+}
 
 std::vector<ContactPoint> polytope_contacts(const Polytope& a, const Polytope& b,
                                             const GeomPose& a_pose, const GeomPose& b_pose,

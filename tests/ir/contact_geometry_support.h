@@ -44,8 +44,21 @@ class Scene {
   };
 
   std::vector<Slot> slots(const GeomPose& a, const GeomPose& b) {
-    const std::vector<ContactPoint> points = contact_points(a, b);
-    REQUIRE(static_cast<int>(points.size()) == contact_slot_count(a.type, b.type));
+    return evaluate_slots(a.type, b.type, contact_points(a, b));
+  }
+
+  // The slots at the end of a step from (a_minus, b_minus) to (a_plus, b_plus): the colliders
+  // that choose features choose them at the start.
+  std::vector<Slot> step_slots(const GeomPose& a_minus, const GeomPose& b_minus,
+                               const GeomPose& a_plus, const GeomPose& b_plus) {
+    return evaluate_slots(a_plus.type, b_plus.type,
+                          contact_points_of_step(a_minus, b_minus, a_plus, b_plus).plus);
+  }
+
+ private:
+  std::vector<Slot> evaluate_slots(GeomType a, GeomType b,
+                                   const std::vector<ContactPoint>& points) {
+    REQUIRE(static_cast<int>(points.size()) == contact_slot_count(a, b));
     Function f{"slots", inputs_, {}};
     for (const ContactPoint& c : points)
       f.outputs.insert(f.outputs.end(), {c.gap, c.point.x, c.point.y, c.point.z, c.normal.x,
@@ -59,7 +72,6 @@ class Scene {
     return out;
   }
 
- private:
   Expr input(double value) {
     inputs_.push_back(graph_.variable("x" + std::to_string(inputs_.size())));
     values_.push_back(value);

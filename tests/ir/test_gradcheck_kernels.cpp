@@ -114,6 +114,11 @@ TEST_CASE("gradcheck: kernels of mesh hulls stacked on each other and on a box")
   check_kernels(load_and_lower(TALON_TEST_DATA_DIR "/scenes/mesh_stacks.xml"), 2, 8, 48);
 }
 
+// Spheres and capsules against a mesh hull (the hull's nearest feature chosen at q⁻).
+TEST_CASE("gradcheck: kernels of balls and a capsule on a mesh block") {
+  check_kernels(load_and_lower(TALON_TEST_DATA_DIR "/scenes/mesh_ledge.xml"), 2, 9, 48);
+}
+
 TEST_CASE("gradcheck: kernels of MuJoCo's humanoid (multi-hinge bodies, capsule contacts)") {
   const std::string path = "/usr/share/mujoco/model/humanoid/humanoid.xml";
   TALON_SKIP_IF_MISSING(path, "libmujoco-samples");

@@ -169,3 +169,63 @@ TEST_CASE("polytope contacts: hulls apart have no penetrating slot") {
     CHECK(min_gap(slots) > 0);
   }
 }
+
+// A mesh hull that is a box measures a sphere's centre as point_box does (exact distance to
+// the nearest face, edge or corner outside; the least-penetrated face inside): the sphere–box
+// slot is the oracle, for centres over faces, beyond edges and corners, and inside.
+TEST_CASE("polytope contacts: a sphere against a mesh box matches sphere-box") {
+  const Vec3 half(0.2, 0.1, 0.05);
+  const std::vector<Vec3> corners = box_corners(half);
+  const Vec3 centre(0.3, -0.1, 0.2);
+  const Quat turn = about({1, -2, 0.5}, 0.8);
+  for (const Vec3& local :
+       {Vec3(0.05, 0.02, 0.12), Vec3(0.3, 0.02, 0.01), Vec3(0.25, 0.15, 0.1),
+        Vec3(-0.26, -0.13, -0.09), Vec3(0.01, -0.02, 0.03), Vec3(-0.15, 0.0, -0.04)}) {
+    INFO("centre in the box's frame " << local.transpose());
+    Scene s;
+    const Vec3 at = centre + turn * local;
+    const GeomPose ball = s.geom(GeomType::Sphere, {0.03, 0, 0}, at);
+    const auto mesh = s.slots(ball, s.geom(GeomType::Mesh, Vec3::Zero(), centre, turn, &corners));
+    const auto box = s.slots(ball, s.geom(GeomType::Box, half, centre, turn));
+    REQUIRE(mesh.size() == 1);
+    CHECK_THAT(mesh[0].gap, WithinAbs(box[0].gap, 1e-12));
+    check_vec(mesh[0].point, box[0].point);
+    check_vec(mesh[0].normal, box[0].normal);
+  }
+}
+
+// A capsule's two end spheres, as capsule–box, lying across a mesh box's top and hanging over
+// its edge.
+TEST_CASE("polytope contacts: a capsule against a mesh box matches capsule-box") {
+  const Vec3 half(0.2, 0.1, 0.05);
+  const std::vector<Vec3> corners = box_corners(half);
+  for (const Vec3& centre : {Vec3(0, 0, 0.09), Vec3(0.25, 0.05, 0.07)}) {
+    Scene s;
+    const GeomPose capsule =
+        s.geom(GeomType::Capsule, {0.04, 0.1, 0}, centre, about({0.3, 1, 0.1}, 1.4));
+    const auto mesh = s.slots(
+        capsule, s.geom(GeomType::Mesh, Vec3::Zero(), Vec3::Zero(), Quat::Identity(), &corners));
+    const auto box = s.slots(capsule, s.geom(GeomType::Box, half, Vec3::Zero()));
+    REQUIRE(mesh.size() == 2);
+    for (int k = 0; k < 2; ++k) {
+      CHECK_THAT(mesh[k].gap, WithinAbs(box[k].gap, 1e-12));
+      check_vec(mesh[k].point, box[k].point);
+    }
+  }
+}
+
+// The feature is chosen at the step's start: a ball beyond a mesh cube's top edge at q⁻ is
+// measured from that edge along the q⁻ direction, so where it has moved down past the edge's
+// level at q⁺ its gap is that direction's component, negative once it passes the edge.
+TEST_CASE("polytope contacts: a sphere is measured from the edge nearest it at the start") {
+  const std::vector<Vec3> cube = box_corners({0.1, 0.1, 0.1});
+  Scene s;
+  const GeomPose mesh = s.geom(GeomType::Mesh, Vec3::Zero(), Vec3::Zero(), Quat::Identity(), &cube);
+  const double r = 0.02;
+  const GeomPose before = s.geom(GeomType::Sphere, {r, 0, 0}, {0.13, 0, 0.14});
+  const GeomPose after = s.geom(GeomType::Sphere, {r, 0, 0}, {0.11, 0, 0.09});
+  const auto slots = s.step_slots(before, mesh, after, mesh);
+  const Vec3 direction = Vec3(0.03, 0, 0.04).normalized();  // from the edge (0.1, y, 0.1)
+  CHECK_THAT(slots[0].gap, WithinAbs(direction.dot(Vec3(0.01, 0, -0.01)) - r, 1e-12));
+  check_vec(slots[0].normal, -direction);
+}

@@ -358,6 +358,20 @@ TEST_CASE("cans stacked on a post and a log across two rollers rest at h = 0.1",
 
 namespace talon {
 
+namespace {
+
+// Steps a scene and its reference for `seconds` at h; the scene's world must stay finite.
+void step_side_by_side(const Simulator& sim, runtime::WorldBatch& w, const Simulator& reference,
+                       runtime::WorldBatch& reference_w, double h, double seconds) {
+  for (int k = 0; k < static_cast<int>(std::lround(seconds / h)); ++k) {
+    sim.step(w, h);
+    reference.step(reference_w, h);
+    REQUIRE(w.status[0] == runtime::kWorldOk);
+  }
+}
+
+}  // namespace
+
 // A mesh geom collides through its convex hull's support points (ir/lower/contact_geometry.h,
 // plane_hull): a cube given as an OBJ mesh (tests/data/scenes/mesh_cube_drop.xml: the unit
 // cube with a corner at the origin, scaled to 0.1 m, turned 25° about z) dropped from 5 cm
@@ -380,11 +394,7 @@ TEST_CASE("a mesh cube dropped on the floor rests on a face at h = 0.1 and 0.05"
   for (const double h : {0.1, 0.05}) {
     INFO("h = " << h);
     runtime::WorldBatch w = mesh.make_worlds(1), reference = box.make_worlds(1);
-    for (int k = 0; k < static_cast<int>(std::lround(2 / h)); ++k) {
-      mesh.step(w, h);
-      box.step(reference, h);
-      REQUIRE(w.status[0] == runtime::kWorldOk);
-    }
+    step_side_by_side(mesh, w, box, reference, h, 2);
     // The centre is half the side above the face, less the resting depth.
     CHECK(com(w, 0, 0).z() <= 0.05);
     CHECK(com(w, 0, 0).z() >= 0.05 - kRestDepth);
@@ -429,6 +439,64 @@ TEST_CASE("mesh cubes stacked on a mesh cube and on a box rest at h = 0.1 and 0.
       CHECK((turn * Vec3::UnitZ()).z() > 1 - 1e-9);  // flat
       CHECK(velocity(w, 0, b).norm() < 1e-6);
     }
+  }
+}
+
+}  // namespace talon
+
+namespace talon {
+
+// Spheres and capsules against a mesh hull (ir/lower/polytope_contacts.h, point_polytope;
+// tests/data/scenes/mesh_ledge.xml): on a static mesh block a ball and a capsule rest exactly
+// where they rest on the same block as a box primitive (a face measures as point_box's face
+// does), and a small ball rolling at 0.4 m/s goes over the block's edge and rolls on along the
+// floor. (Where it ends depends on h: the edge turns it within one or two steps; at h = 0.01
+// it ends at x = 0.887 on the mesh block and 0.910 on the box, both near 0.89 at h = 0.005.)
+TEST_CASE("a ball and a capsule rest on a mesh block as on a box, a ball rolls off its edge",
+          "[physics][contact][mesh]") {
+  const Simulator mesh = testing::make_simulator(testing::test_scene("mesh_ledge.xml"));
+  // floor and block each: ball 1, capsule 2, roller 1; the three bodies pairwise: 1 each
+  REQUIRE(mesh.program().slots.size() == 4 + 4 + 3);
+  const Simulator box = testing::make_simulator(testing::model_from_mjcf(R"(
+<mujoco model="box_ledge">
+  <default>
+    <geom friction="0.8" density="1000"/>
+  </default>
+  <worldbody>
+    <geom name="floor" type="plane" size="0 0 1"/>
+    <geom name="block" type="box" size="0.1 0.1 0.1" pos="0 0 0.1"/>
+    <body name="ball" pos="-0.04 0.045 0.25">
+      <freejoint/>
+      <geom name="ball" type="sphere" size="0.05"/>
+    </body>
+    <body name="capsule" pos="-0.03 -0.04 0.23" euler="0 90 0">
+      <freejoint/>
+      <geom name="capsule" type="capsule" size="0.03 0.04"/>
+    </body>
+    <body name="roller" pos="0.07 -0.06 0.225">
+      <freejoint/>
+      <geom name="roller" type="sphere" size="0.025"/>
+    </body>
+  </worldbody>
+</mujoco>)"));
+  for (const double h : {0.1, 0.05}) {
+    INFO("h = " << h);
+    runtime::WorldBatch w = mesh.make_worlds(1), reference = box.make_worlds(1);
+    for (runtime::WorldBatch* batch : {&w, &reference}) {
+      batch->u[12] = 0.4;  // the roller: 0.4 m/s along x, rolling (ω_y = v / r)
+      batch->u[16] = 16;
+    }
+    step_side_by_side(mesh, w, box, reference, h, 2);
+    for (int b = 0; b < 2; ++b) {
+      INFO("body " << b);
+      CHECK((com(w, 0, b) - com(reference, 0, b)).norm() < 1e-9);
+      CHECK(velocity(w, 0, b).norm() < 1e-6);
+    }
+    CHECK(com(w, 0, 0).z() >= 0.25 - kRestDepth);
+    CHECK(com(w, 0, 2).x() > 0.5);
+    CHECK(com(w, 0, 2).z() <= 0.025);
+    CHECK(com(w, 0, 2).z() >= 0.025 - kRestDepth);
+    CHECK(std::abs(com(w, 0, 2).y() + 0.06) < 1e-6);
   }
 }
 
