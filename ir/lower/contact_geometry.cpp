@@ -20,7 +20,6 @@ constexpr double kNormEps = 1e-12;  // metres: guards normalising centre offsets
 // (point_box): the gap is then the distance to the nearest face's plane, short of the true
 // distance by at most (√3 − 1)·kSurfaceBand near a corner.
 constexpr double kSurfaceBand = 1e-9;
-constexpr double kDirectionEps = 1e-9;  // unitless: guards the support of an upright disc
 // sin of the tilt below which an upright cylinder's contact point moves from its disc's
 // centre to the rim in proportion to the tilt (capped_direction) instead of jumping there:
 // a point that jumps over 1e-9 rad gives the exact Jacobian a lever arm of R·1e9 m/rad, and
@@ -30,6 +29,7 @@ constexpr double kDirectionEps = 1e-9;  // unitless: guards the support of an up
 // or tilted further it is exact. An upright cylinder stands while its tilt's lever
 // R/kUprightBlend exceeds its centre's height, i.e. up to an aspect L/R of 50.
 constexpr double kUprightBlend = 0.02;
+constexpr double kDirectionEps = 1e-9;  // unitless: guards the length of a rim direction
 // sin of the tilt at which a cylinder's one contact point (plane and box) reaches the lower
 // end circle. Its axial position moves L/kTiltBlend per radian of tilt about upright, and the
 // normal impulse's lever with it: at 0.02 that was 1 m/rad on the robot's wheels, a torque
@@ -247,6 +247,31 @@ std::vector<ContactPoint> plane_cylinder(const GeomPose& plane, const GeomPose& 
   return {plane_point(plane, cylinder_point_against(cyl, axis(plane, 2)), 0)};
 }
 
+// A cylinder's rim point against a solid: the point of the circle centred at `centre` that
+// reaches furthest into the solid, whose distance from `centre` is d (normal from the solid
+// towards `centre`), and the rim point's gap along that normal: d's less the disc's reach
+// r·|n_p| (n_p the normal's part in the circle's plane).
+struct RimContact {
+  Expr gap;
+  V3 rim, normal;
+};
+
+//
+// As rim_point_towards, the point moves to the centre in proportion to |n_p| below
+// kUprightBlend; above it (every wheel) the arithmetic is box_cylinder's before the blend,
+// operation for operation, so that the wheeled robot's trajectories did not move by a bit.
+RimContact rim_against(const GeomPose& cyl, const V3& centre, const SolidDistance& d) {
+  Graph& g = graph_of(cyl);
+  const V3 a = axis(cyl, 2);
+  const V3& n = d.normal;
+  const V3 in_plane = n - dot(n, a) * a;
+  const Expr length = smooth_norm(in_plane, kDirectionEps);
+  const Expr blend = g.constant(kUprightBlend);
+  const V3 rim = centre - (cyl.size.x() / max(length, blend)) * in_plane;
+  const Expr reach = cyl.size.x() * length * min(g.constant(1.0), length / blend);
+  return {d.gap - reach, rim, n};
+}
+
 // One slot, as against a plane: the circle at axial offset −L·s, s = clamp((a·n₀)/kTiltBlend,
 // −1, 1) with n₀ the box's outward normal towards the cylinder's centre (upright on a face or
 // an edge: the middle circle; tilted: the lower end circle). For that circle (centre c,
@@ -259,15 +284,14 @@ std::vector<ContactPoint> plane_cylinder(const GeomPose& plane, const GeomPose& 
 // and front from one Newton iterate to the next. One point per end circle (as before) gave a
 // wheel on the box's top face or edge two points for one slip (see plane_cylinder) and split
 // the wheeled robot's steps onto the obstacle 2-11 times at h = 0.1; with one, none.
+//
+// The rim point moves to the circle's centre as the circle turns parallel to the face
+// (rim_point_towards, as plane_cylinder's): an upright can on a box jumped from the centre to
+// the rim within 1e-9 rad of tilt and diverged, as on a plane.
 std::vector<ContactPoint> box_cylinder(const GeomPose& box, const GeomPose& cyl) {
-  const V3 a = axis(cyl, 2);
   const V3 centre = contact_circle_centre(cyl, point_box(box, cyl.center).normal);
-  const SolidDistance from_box = point_box(box, centre);
-  const V3& n = from_box.normal;
-  const V3 in_plane = n - dot(n, a) * a;
-  const Expr support = cyl.size.x() * smooth_norm(in_plane, kDirectionEps);
-  const V3 rim = centre - (cyl.size.x() / smooth_norm(in_plane, kDirectionEps)) * in_plane;
-  return {midway(rim, n, from_box.gap - support)};
+  const RimContact c = rim_against(cyl, centre, point_box(box, centre));
+  return {midway(c.rim, c.normal, c.gap)};
 }
 
 // A sphere (centre p, radius r; first) against a solid whose distance from p is d (second).
@@ -532,6 +556,24 @@ std::vector<ContactPoint> round_hull(const GeomPose& round, const GeomPose& hull
   return out;
 }
 
+// A cylinder against a mesh hull: box_cylinder's slot with the hull's distance
+// (point_polytope, the feature nearest each point chosen at q⁻) in place of the box's.
+std::vector<ContactPoint> cylinder_hull(const GeomPose& cyl, const GeomPose& hull,
+                                        const GeomPose& cyl_chooser, const GeomPose& hull_chooser) {
+  const Polytope shape = polytope_of_geom(hull);
+  auto measure = [&](const V3& p, const V3& p_chooser) {
+    return point_polytope(shape, hull, p, hull_chooser, p_chooser);
+  };
+  const V3 centre_chooser = contact_circle_centre(
+      cyl_chooser,
+      point_polytope(shape, hull_chooser, cyl_chooser.center, hull_chooser, cyl_chooser.center)
+          .normal);
+  const V3 centre = contact_circle_centre(cyl, measure(cyl.center, cyl_chooser.center).normal);
+  const RimContact c = rim_against(cyl, centre, measure(centre, centre_chooser));
+  // The pair is (cylinder, mesh): the normal from the cylinder to the hull.
+  return {midway(c.rim - c.gap * c.normal, -c.normal, c.gap)};
+}
+
 bool round_hull_pair(GeomType a, GeomType b) {
   return b == GeomType::Mesh && (a == GeomType::Sphere || a == GeomType::Capsule);
 }
@@ -579,6 +621,7 @@ int contact_slot_count(GeomType a, GeomType b) {
   if (a == T::Cylinder && b == T::Cylinder) return 7;
   if (polytope_pair(a, b)) return kPolytopeSlots;
   if (round_hull_pair(a, b)) return a == T::Sphere ? 1 : 2;
+  if (a == T::Cylinder && b == T::Mesh) return 1;
   return 0;
 }
 
@@ -638,6 +681,7 @@ std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b) {
   if (a.type == T::Cylinder && b.type == T::Cylinder) return cylinder_cylinder(a, b, a, b);
   if (polytope_pair(a.type, b.type)) return hull_hull(a, b, a, b);
   if (round_hull_pair(a.type, b.type)) return round_hull(a, b, a, b);
+  if (a.type == T::Cylinder && b.type == T::Mesh) return cylinder_hull(a, b, a, b);
   return {};
 }
 
@@ -655,6 +699,9 @@ StepContactPoints contact_points_of_step(const GeomPose& a_minus, const GeomPose
   if (round_hull_pair(a_plus.type, b_plus.type))
     return {round_hull(a_minus, b_minus, a_minus, b_minus),
             round_hull(a_plus, b_plus, a_minus, b_minus)};
+  if (a_plus.type == GeomType::Cylinder && b_plus.type == GeomType::Mesh)
+    return {cylinder_hull(a_minus, b_minus, a_minus, b_minus),
+            cylinder_hull(a_plus, b_plus, a_minus, b_minus)};
   return {contact_points(a_minus, b_minus), contact_points(a_plus, b_plus)};
 }
 

@@ -18,8 +18,9 @@
 //   cylinder_cylinder), plane–mesh 8 (support points of the mesh's convex hull: see
 //   plane_hull), box–mesh and mesh–mesh 16 (the hulls' faces clipped to each other: see
 //   polytope_contacts.h), sphere–mesh 1 and capsule–mesh 2 (end spheres; each measured from
-//   the hull's feature nearest it at the step's start: point_polytope).
-// Other pairs (ellipsoids; cylinders against meshes) have none.
+//   the hull's feature nearest it at the step's start: point_polytope), cylinder–mesh 1
+//   (box–cylinder's rim point, against the hull's nearest feature).
+// Other pairs (ellipsoids) have none.
 #pragma once
 
 #include <string>

@@ -119,6 +119,11 @@ TEST_CASE("gradcheck: kernels of balls and a capsule on a mesh block") {
   check_kernels(load_and_lower(TALON_TEST_DATA_DIR "/scenes/mesh_ledge.xml"), 2, 9, 48);
 }
 
+// Cylinders against a mesh hull.
+TEST_CASE("gradcheck: kernels of cans on a mesh table") {
+  check_kernels(load_and_lower(TALON_TEST_DATA_DIR "/scenes/cans_on_mesh_table.xml"), 2, 10, 48);
+}
+
 TEST_CASE("gradcheck: kernels of MuJoCo's humanoid (multi-hinge bodies, capsule contacts)") {
   const std::string path = "/usr/share/mujoco/model/humanoid/humanoid.xml";
   TALON_SKIP_IF_MISSING(path, "libmujoco-samples");

@@ -229,3 +229,31 @@ TEST_CASE("polytope contacts: a sphere is measured from the edge nearest it at t
   CHECK_THAT(slots[0].gap, WithinAbs(direction.dot(Vec3(0.01, 0, -0.01)) - r, 1e-12));
   check_vec(slots[0].normal, -direction);
 }
+
+// A cylinder against a mesh box is box–cylinder's slot, the normal reversed (the pair is
+// (cylinder, mesh)): a wheel on the top face, a wheel on an edge, a tilted can on its rim,
+// an upright can, and one overhanging the edge.
+TEST_CASE("polytope contacts: a cylinder against a mesh box matches box-cylinder") {
+  const Vec3 half(0.2, 0.1, 0.05);
+  const std::vector<Vec3> corners = box_corners(half);
+  struct Pose {
+    Vec3 centre;
+    Quat turn;
+  };
+  const Quat wheel = about(Vec3::UnitX(), std::numbers::pi / 2);
+  for (const Pose& pose :
+       {Pose{{0.05, 0, 0.13}, wheel}, Pose{{0.2, 0, 0.12}, wheel},
+        Pose{{0, 0.02, 0.16}, about({1, 1, 0}, 0.4)}, Pose{{0.1, 0, 0.149}, Quat::Identity()},
+        Pose{{0.22, 0.05, 0.1}, about({0, 1, 0}, 0.2)}}) {
+    INFO("cylinder at " << pose.centre.transpose());
+    Scene s;
+    const GeomPose cylinder = s.geom(GeomType::Cylinder, {0.08, 0.1, 0}, pose.centre, pose.turn);
+    const auto mesh = s.slots(
+        cylinder, s.geom(GeomType::Mesh, Vec3::Zero(), Vec3::Zero(), Quat::Identity(), &corners));
+    const auto box = s.slots(s.geom(GeomType::Box, half, Vec3::Zero()), cylinder);
+    REQUIRE(mesh.size() == 1);
+    CHECK_THAT(mesh[0].gap, WithinAbs(box[0].gap, 1e-12));
+    check_vec(mesh[0].point, box[0].point);
+    check_vec(mesh[0].normal, -box[0].normal);
+  }
+}
