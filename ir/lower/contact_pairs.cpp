@@ -5,7 +5,7 @@
 //   * not the same sim body (two static geoms are both on the world);
 //   * not parent and child sim bodies, unless one of them is the world;
 //   * not an excluded body pair;
-//   * not two hulls (box–mesh, mesh–mesh) of one kinematic tree (kNoHullSelfCollision).
+//   * not a mesh and another geom of its own kinematic tree (kNoMeshSelfCollision).
 // MuJoCo then prunes pairs by bounding volumes at run time; Talon's slots are static, so
 // every pair that passes gets its slots. Pairs between different kinematic trees grow
 // quadratically with the number of trees, so LowerOptions::max_inter_tree_pairs caps them.
@@ -20,12 +20,13 @@ namespace talon::ir::lower {
 namespace {
 
 // A robot's links carry mesh geoms by the dozen, and every pair of them not joined by a joint
-// would get 16 slots (polytope_contacts.h; a quadruped's 13 mesh links: ~1000); CAD meshes of links
-// two joints apart often overlap where they are built to. So hulls collide with the world, with
-// primitives and with other kinematic trees, not within one tree (as PyBullet and Gazebo
-// leave self-collision off by default).
-constexpr const char* kNoHullSelfCollision =
-    "box and mesh hulls within one kinematic tree do not collide";
+// would get slots (mesh–mesh 16, polytope_contacts.h; a quadruped's 13 mesh links make ~66
+// pairs), each searching the hulls' faces; CAD meshes of links two joints apart also often
+// overlap where they are built to, and a primitive foot or wheel may sit inside another
+// link's hull. So a mesh collides with the world, and with other kinematic trees, not with
+// geoms of its own tree (as PyBullet and Gazebo leave self-collision off by default).
+constexpr const char* kNoMeshSelfCollision =
+    "a mesh does not collide with geoms of its own kinematic tree";
 
 std::vector<int> tree_roots(const Model& m) {
   std::vector<int> root(m.nsim);
@@ -100,9 +101,8 @@ std::vector<GeomPair> contact_pairs(Context& ctx) {
         continue;
       }
       const bool inter_tree = s1 >= 0 && s2 >= 0 && root[s1] != root[s2];
-      if (s1 >= 0 && s2 >= 0 && !inter_tree &&
-          polytope_pair(m.geom_type[pair.a], m.geom_type[pair.b])) {
-        record_skipped(m, pair, kNoHullSelfCollision, skipped);
+      if (s1 >= 0 && s2 >= 0 && !inter_tree && m.geom_type[pair.b] == GeomType::Mesh) {
+        record_skipped(m, pair, kNoMeshSelfCollision, skipped);
         continue;
       }
       (inter_tree ? other_trees : same_tree).push_back(pair);

@@ -321,9 +321,10 @@ TEST_CASE("contact pairs: MuJoCo's filters decide which geom pairs get slots") {
   CHECK(lowered->stats.skipped_pairs == 1);
 }
 
-// Hulls (box–mesh, mesh–mesh) collide with the world and other trees, not within one tree:
-// an arm whose base and forearm are meshes (a box upper arm between them) and a mesh crate.
-TEST_CASE("contact pairs: hulls of one kinematic tree do not collide with each other") {
+// A mesh collides with the world and with other trees, not with geoms of its own tree: an arm
+// whose base and forearm are meshes (a box upper arm between them, a sphere hand on the
+// forearm) and a mesh crate.
+TEST_CASE("contact pairs: a mesh does not collide with its own kinematic tree") {
   ModelSpec spec;
   spec.name = "arm_and_crate";
   add_geom(spec, "floor", -1, GeomType::Plane, {0, 0, 1});
@@ -340,24 +341,31 @@ TEST_CASE("contact pairs: hulls of one kinematic tree do not collide with each o
   const int lower = add_box_body(spec, "lower", upper, {0, 0, 0.3}, 1, {0.1, 0.1, 0.1}, false);
   add_joint(spec, "elbow", lower, JointType::Hinge);
   add_mesh("lower", lower);
+  const int hand = add_box_body(spec, "hand", lower, {0, 0, 0.3}, 1, {0.1, 0.1, 0.1}, false);
+  add_joint(spec, "wrist", hand, JointType::Hinge);
+  add_geom(spec, "hand", hand, GeomType::Sphere, {0.05, 0, 0});
   const int crate = add_box_body(spec, "crate", -1, {1, 0, 1}, 1, {0.1, 0.1, 0.1}, false);
   add_joint(spec, "crate_free", crate, JointType::Free);
   add_mesh("crate", crate);
   const Model model = compile(spec);
   Expected<ir::ResidualProgram> lowered = ir::lower_model(model);
   REQUIRE(lowered.ok());
-  const GeomNamePairs pairs = slot_pairs(model, *lowered);
-  CHECK(pairs == GeomNamePairs{{"floor", "base"},
-                               {"floor", "upper"},
-                               {"floor", "lower"},
-                               {"floor", "crate"},
-                               {"base", "crate"},
-                               {"upper", "crate"},
-                               {"lower", "crate"}});
-  CHECK_THAT(lowered.diagnostics().format(),
-             Contains("no contact between mesh and mesh geoms (box and mesh hulls within one "
-                      "kinematic tree do not collide): 1 pair, e.g. "));
-  CHECK(lowered->stats.skipped_pairs == 1);
+  CHECK(slot_pairs(model, *lowered) == GeomNamePairs{{"floor", "base"},
+                                                     {"floor", "upper"},
+                                                     {"floor", "lower"},
+                                                     {"floor", "hand"},
+                                                     {"floor", "crate"},
+                                                     {"hand", "upper"},
+                                                     {"base", "crate"},
+                                                     {"upper", "crate"},
+                                                     {"lower", "crate"},
+                                                     {"hand", "crate"}});
+  const std::string notes = lowered.diagnostics().format();
+  CHECK_THAT(notes, Contains("no contact between mesh and mesh geoms (a mesh does not collide "
+                             "with geoms of its own kinematic tree): 1 pair, e.g. "));
+  CHECK_THAT(notes, Contains("no contact between sphere and mesh geoms (a mesh does not collide "
+                             "with geoms of its own kinematic tree): 1 pair, e.g. "));
+  CHECK(lowered->stats.skipped_pairs == 2);
 }
 
 TEST_CASE("contact pairs: pairs between kinematic trees are capped") {
