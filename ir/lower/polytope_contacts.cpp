@@ -130,39 +130,59 @@ LocalFace incident_face(const Posed& p, const V3& n) {
   return best;
 }
 
-// Where the segment y0 → y1 enters the prism over a face, {y : inward_k·(y − start_k) ≥
-// −margin for each valid edge k}: t ∈ [0, 1] (0 when y0 is inside), and whether any of the
-// segment is inside. Cyrus–Beck: each edge bounds t from below where the segment comes in
-// across it and from above where it leaves.
-struct Entry {
-  Expr t, hits;
+// The face at the step's start (q⁻), where the clipping is decided, and at its end (q⁺),
+// where the points are measured.
+struct StepFace {
+  WorldFace minus, plus;
 };
 
-Entry entry_into_prism(const V3& y0, const V3& y1, const WorldFace& f, double margin) {
+// Where the segment y0 → y1 enters the prism over a face, {y : inward_k·(y − start_k) ≥
+// −margin for each valid edge k}, decided at q⁻ (Cyrus–Beck: each edge bounds the segment's
+// parameter from below where the segment comes in across it and from above where it leaves):
+// whether any of the segment is inside, and the edge across which it enters, as the face's
+// edge at q⁺ (none when y0 is inside). The margin decides which slots hold a point, as
+// kClipMargin says; the point itself is where the q⁺ segment crosses the chosen edge's line.
+struct EntryChoice {
+  Expr hits, from_start;
+  V3 start, inward;  // the entering edge at q⁺
+};
+
+EntryChoice choose_entry(const V3& y0, const V3& y1, const StepFace& f, double margin) {
   Graph& g = y0.x.graph();
   const Expr zero = g.constant(0.0), one = g.constant(1.0);
+  EntryChoice out{zero, one, f.plus.start[0], f.plus.inward[0]};
   Expr enter = zero, exit = one;
   for (int k = 0; k < kFaceVertices; ++k) {
     // Invalid edges have inward = 0 and no margin: inside for every t.
-    const Expr inside_by = dot(f.inward[k], y0 - f.start[k]) + margin * f.valid[k];
-    const Expr rate = dot(f.inward[k], y1 - y0);
+    const Expr inside_by =
+        dot(f.minus.inward[k], y0 - f.minus.start[k]) + margin * f.minus.valid[k];
+    const Expr rate = dot(f.minus.inward[k], y1 - y0);
     const Expr parallel = lt(abs(rate), g.constant(kParallelExtent));
     const Expr crossing = -inside_by / select(parallel, one, rate);
     const Expr inside = le(zero, inside_by);
-    enter = max(enter, select(parallel, select(inside, zero, g.constant(2.0)),
-                              select(lt(zero, rate), crossing, zero)));
+    const Expr enters = select(parallel, select(inside, zero, g.constant(2.0)),
+                               select(lt(zero, rate), crossing, zero));
+    const Expr take = lt(enter, enters);
+    out.from_start = select(take, zero, out.from_start);
+    out.start = select(take, f.plus.start[k], out.start);
+    out.inward = select(take, f.plus.inward[k], out.inward);
+    enter = max(enter, enters);
     exit = min(exit, select(parallel, select(inside, one, g.constant(-1.0)),
                             select(lt(rate, zero), crossing, one)));
   }
-  return {min(enter, one), lt(enter, exit)};
+  out.hits = lt(min(enter, one), exit);
+  return out;
 }
 
-// The exact entry, and whether the segment meets the prism grown by `margin` (shrunk when
-// negative): the margin decides which slots hold a point, as clipped_entry of box_box.cpp.
-Entry clipped_entry(const V3& y0, const V3& y1, const WorldFace& f, double margin) {
-  const Entry exact = entry_into_prism(y0, y1, f, 0.0);
-  const Entry decided = entry_into_prism(y0, y1, f, margin);
-  return {select(exact.hits, exact.t, decided.t), decided.hits};
+// The parameter where the q⁺ segment y0 → y1 crosses the chosen edge's line, in [0, 1]; 0
+// when it starts inside (or runs parallel to the line at q⁺).
+Expr entry_at(const EntryChoice& c, const V3& y0, const V3& y1) {
+  Graph& g = y0.x.graph();
+  const Expr zero = g.constant(0.0), one = g.constant(1.0);
+  const Expr rate = dot(c.inward, y1 - y0);
+  const Expr parallel = lt(abs(rate), g.constant(kParallelExtent));
+  const Expr crossing = -dot(c.inward, y0 - c.start) / select(parallel, one, rate);
+  return select(max(c.from_start, parallel), zero, clamp(crossing, zero, one));
 }
 
 // A clipped polygon's vertex: the point on the incident face, its height above the reference
@@ -180,27 +200,39 @@ Expr both(Expr a, Expr b) {
 // face's outward normal, which points against the reference normal, is clockwise about the
 // reference normal, and both boundaries must run the same way round for each vertex of the
 // clipped polygon to start exactly one piece of its boundary (the argument of box_box.h).
-FacePoint incident_edge_point(const WorldFace& ref, const WorldFace& inc, int k) {
-  const V3 p0 = inc.end[k], p1 = inc.start[k];
-  const Entry e = clipped_entry(p0, p1, ref, kClipMargin);
-  const V3 p = p0 + e.t * (p1 - p0);
-  return {p, dot(ref.normal, p - ref.start[0]), both(e.hits, inc.valid[k])};
+FacePoint incident_edge_point(const StepFace& ref, const StepFace& inc, int k) {
+  const EntryChoice c = choose_entry(inc.minus.end[k], inc.minus.start[k], ref, kClipMargin);
+  const V3 p0 = inc.plus.end[k], p1 = inc.plus.start[k];
+  const V3 p = p0 + entry_at(c, p0, p1) * (p1 - p0);
+  return {p, dot(ref.plus.normal, p - ref.plus.start[0]), both(c.hits, inc.plus.valid[k])};
 }
 
 // The incident plane lies at height s(x) = (c_I − x)·n_I / (n·n_I) above a point x of the
 // reference face; the segment lifted onto it is again a segment, clipped to the incident face.
-FacePoint reference_edge_point(const WorldFace& ref, const WorldFace& inc, int k) {
-  Graph& g = ref.normal.x.graph();
-  const Expr cosine = dot(ref.normal, inc.normal);
-  const Expr usable = lt(g.constant(kMinShadowCosine), -cosine);
-  const Expr safe_cosine = select(usable, cosine, g.constant(-1.0));
-  auto height = [&](const V3& x) { return dot(inc.start[0] - x, inc.normal) / safe_cosine; };
-  auto lift = [&](const V3& x) { return x + height(x) * ref.normal; };
-  const V3 r0 = ref.start[k], r1 = ref.end[k];
-  const Entry e = clipped_entry(lift(r0), lift(r1), inc, -kClipMargin);
-  const V3 x = r0 + e.t * (r1 - r0);
-  const Expr gap = height(x);
-  return {x + gap * ref.normal, gap, both(both(e.hits, ref.valid[k]), usable)};
+struct Shadow {
+  const WorldFace& ref;
+  const WorldFace& inc;
+  Expr usable, cosine;
+
+  Shadow(const WorldFace& ref_face, const WorldFace& inc_face) : ref(ref_face), inc(inc_face) {
+    Graph& g = ref.normal.x.graph();
+    const Expr raw = dot(ref.normal, inc.normal);
+    usable = lt(g.constant(kMinShadowCosine), -raw);
+    cosine = select(usable, raw, g.constant(-1.0));
+  }
+  Expr height(const V3& x) const { return dot(inc.start[0] - x, inc.normal) / cosine; }
+  V3 lift(const V3& x) const { return x + height(x) * ref.normal; }
+};
+
+FacePoint reference_edge_point(const StepFace& ref, const StepFace& inc, int k) {
+  const Shadow minus(ref.minus, inc.minus), plus(ref.plus, inc.plus);
+  const EntryChoice c =
+      choose_entry(minus.lift(ref.minus.start[k]), minus.lift(ref.minus.end[k]), inc, -kClipMargin);
+  const V3 r0 = ref.plus.start[k], r1 = ref.plus.end[k];
+  const V3 x = r0 + entry_at(c, plus.lift(r0), plus.lift(r1)) * (r1 - r0);
+  const Expr gap = plus.height(x);
+  return {x + gap * ref.plus.normal, gap,
+          both(both(c.hits, ref.plus.valid[k]), both(minus.usable, plus.usable))};
 }
 
 // A feature of a polytope in its frame: a face (edge = 0, normal its outward normal) or an
@@ -293,19 +325,25 @@ std::vector<ContactPoint> polytope_contacts(const Polytope& a, const Polytope& b
   const LocalFace incident = select(axis.on_b, incident_face(a_minus, ref_normal_minus),
                                     incident_face(b_minus, ref_normal_minus));
 
-  const WorldFace ref =
-      select(axis.on_b, world_face(axis.face, b_pose), world_face(axis.face, a_pose));
-  const WorldFace inc =
-      select(axis.on_b, world_face(incident, a_pose), world_face(incident, b_pose));
+  auto at = [&](const LocalFace& face, bool on_reference, const GeomPose& a_at,
+                const GeomPose& b_at) {
+    // The reference face is the second polytope's when on_b; the incident face the other's.
+    return on_reference ? select(axis.on_b, world_face(face, b_at), world_face(face, a_at))
+                        : select(axis.on_b, world_face(face, a_at), world_face(face, b_at));
+  };
+  const StepFace ref{at(axis.face, true, a_chooser, b_chooser),
+                     at(axis.face, true, a_pose, b_pose)};
+  const StepFace inc{at(incident, false, a_chooser, b_chooser),
+                     at(incident, false, a_pose, b_pose)};
   // The reference normal points out of its polytope: from a to b when it is a's face.
-  const V3 normal = select(axis.on_b, -ref.normal, ref.normal);
+  const V3 normal = select(axis.on_b, -ref.plus.normal, ref.plus.normal);
   const Expr inactive = g.constant(kInactiveGap);
   std::vector<ContactPoint> out;
   for (int slot = 0; slot < kPolytopeSlots; ++slot) {
     const FacePoint p = slot < kFaceVertices ? incident_edge_point(ref, inc, slot)
                                              : reference_edge_point(ref, inc, slot - kFaceVertices);
     out.push_back(
-        {select(p.hits, p.gap, inactive), p.incident - (0.5 * p.gap) * ref.normal, normal});
+        {select(p.hits, p.gap, inactive), p.incident - (0.5 * p.gap) * ref.plus.normal, normal});
   }
   return out;
 }

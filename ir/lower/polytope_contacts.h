@@ -4,13 +4,15 @@
 //
 // At the step's start pose (q⁻) a separating-axis test over both polytopes' face normals
 // picks the reference face (the face of least penetration), and the incident face is the
-// other polytope's face most anti-parallel to it. Both choices are constants for the step,
-// so the slots are smooth in q⁺. At q⁺ the incident face is clipped to the reference face:
-// slots 0 … kFaceVertices − 1: where incident edge k, run from its end to its start, enters
-// the reference face's prism (the edge's end itself when it lies over the face);
-// slots kFaceVertices + k: where
-// reference edge k enters the incident face's shadow. As for boxes, each vertex of the clipped
-// polygon is in exactly one slot; a slot that holds none has the gap kInactiveGap.
+// other polytope's face most anti-parallel to it; the incident face is clipped to the
+// reference face there too. Slots 0 … kFaceVertices − 1: where incident edge k, run from its
+// end to its start, enters the reference face's prism (the edge's end itself when it lies over
+// the face); slots kFaceVertices + k: where reference edge k enters the incident face's
+// shadow. As for boxes, each vertex of the clipped polygon is in exactly one slot; a slot that
+// holds none has the gap kInactiveGap. What q⁻ decides (the faces, which slots hold a vertex,
+// and the edge whose line each vertex lies on) is constant for the step; the points are where
+// those lines cross at q⁺, so the slots are smooth in q⁺. (Clipped at q⁺ instead, the
+// mesh_stacks scene took 20–60 % more Newton updates per step: bench/RESULTS.md.)
 //
 // There are no edge–edge axes: an edge resting across another edge is held by the clipped
 // points of the face the test picks, with the normal of that face.
