@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <numbers>
+#include <optional>
 
 #include "ir/lower/box_box.h"
 #include "ir/lower/polytope_contacts.h"
@@ -256,7 +257,6 @@ struct RimContact {
   V3 rim, normal;
 };
 
-//
 // As rim_point_towards, the point moves to the centre in proportion to |n_p| below
 // kUprightBlend; above it (every wheel) the arithmetic is box_cylinder's before the blend,
 // operation for operation, so that the wheeled robot's trajectories did not move by a bit.
@@ -286,7 +286,7 @@ RimContact rim_against(const GeomPose& cyl, const V3& centre, const SolidDistanc
 // the wheeled robot's steps onto the obstacle 2-11 times at h = 0.1; with one, none.
 //
 // The rim point moves to the circle's centre as the circle turns parallel to the face
-// (rim_point_towards, as plane_cylinder's): an upright can on a box jumped from the centre to
+// (rim_against, as plane_cylinder's does): an upright can on a box jumped from the centre to
 // the rim within 1e-9 rad of tilt and diverged, as on a plane.
 std::vector<ContactPoint> box_cylinder(const GeomPose& box, const GeomPose& cyl) {
   const V3 centre = contact_circle_centre(cyl, point_box(box, cyl.center).normal);
@@ -583,6 +583,23 @@ std::vector<ContactPoint> hull_hull(const GeomPose& a, const GeomPose& b, const 
   return polytope_contacts(polytope_of_geom(a), polytope_of_geom(b), a, b, a_chooser, b_chooser);
 }
 
+// Colliders that choose features at the step's start (the hull's support vertices of
+// plane–mesh, which of cylinder–cylinder's slots are on, a hull's faces and clipping or
+// nearest feature): their slots at (a, b) with the choice made at (a_chooser, b_chooser);
+// nullopt for the other pairs.
+std::optional<std::vector<ContactPoint>> choosing_collider(const GeomPose& a, const GeomPose& b,
+                                                           const GeomPose& a_chooser,
+                                                           const GeomPose& b_chooser) {
+  using T = GeomType;
+  if (a.type == T::Plane && b.type == T::Mesh) return plane_hull(a, b, a_chooser, b_chooser);
+  if (a.type == T::Cylinder && b.type == T::Cylinder)
+    return cylinder_cylinder(a, b, a_chooser, b_chooser);
+  if (polytope_pair(a.type, b.type)) return hull_hull(a, b, a_chooser, b_chooser);
+  if (round_hull_pair(a.type, b.type)) return round_hull(a, b, a_chooser, b_chooser);
+  if (a.type == T::Cylinder && b.type == T::Mesh) return cylinder_hull(a, b, a_chooser, b_chooser);
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool polytope_pair(GeomType a, GeomType b) {
@@ -645,6 +662,7 @@ std::string contact_slot_kind(GeomType a, GeomType b, int slot) {
 
 std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b) {
   using T = GeomType;
+  if (auto chosen = choosing_collider(a, b, a, b)) return *chosen;
   if (a.type == T::Plane) {
     switch (b.type) {
       case T::Sphere:
@@ -655,8 +673,6 @@ std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b) {
         return plane_box(a, b);
       case T::Cylinder:
         return plane_cylinder(a, b);
-      case T::Mesh:
-        return plane_hull(a, b, a, b);
       default:
         return {};
     }
@@ -678,30 +694,13 @@ std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b) {
     return end_spheres(a, [&](const V3& p, double r) { return sphere_box(p, r, b); });
   if (a.type == T::Box && b.type == T::Box) return box_box_contacts(a, b);
   if (a.type == T::Box && b.type == T::Cylinder) return box_cylinder(a, b);
-  if (a.type == T::Cylinder && b.type == T::Cylinder) return cylinder_cylinder(a, b, a, b);
-  if (polytope_pair(a.type, b.type)) return hull_hull(a, b, a, b);
-  if (round_hull_pair(a.type, b.type)) return round_hull(a, b, a, b);
-  if (a.type == T::Cylinder && b.type == T::Mesh) return cylinder_hull(a, b, a, b);
   return {};
 }
 
 StepContactPoints contact_points_of_step(const GeomPose& a_minus, const GeomPose& b_minus,
                                          const GeomPose& a_plus, const GeomPose& b_plus) {
-  if (a_plus.type == GeomType::Plane && b_plus.type == GeomType::Mesh)
-    return {plane_hull(a_minus, b_minus, a_minus, b_minus),
-            plane_hull(a_plus, b_plus, a_minus, b_minus)};
-  if (a_plus.type == GeomType::Cylinder && b_plus.type == GeomType::Cylinder)
-    return {cylinder_cylinder(a_minus, b_minus, a_minus, b_minus),
-            cylinder_cylinder(a_plus, b_plus, a_minus, b_minus)};
-  if (polytope_pair(a_plus.type, b_plus.type))
-    return {hull_hull(a_minus, b_minus, a_minus, b_minus),
-            hull_hull(a_plus, b_plus, a_minus, b_minus)};
-  if (round_hull_pair(a_plus.type, b_plus.type))
-    return {round_hull(a_minus, b_minus, a_minus, b_minus),
-            round_hull(a_plus, b_plus, a_minus, b_minus)};
-  if (a_plus.type == GeomType::Cylinder && b_plus.type == GeomType::Mesh)
-    return {cylinder_hull(a_minus, b_minus, a_minus, b_minus),
-            cylinder_hull(a_plus, b_plus, a_minus, b_minus)};
+  if (auto plus = choosing_collider(a_plus, b_plus, a_minus, b_minus))
+    return {*choosing_collider(a_minus, b_minus, a_minus, b_minus), *plus};
   return {contact_points(a_minus, b_minus), contact_points(a_plus, b_plus)};
 }
 

@@ -305,6 +305,9 @@ Feature nearest_feature(const Polytope& shape, const V3& x) {
 
 SolidDistance point_polytope(const Polytope& shape, const GeomPose& pose, const V3& p,
                              const GeomPose& pose_chooser, const V3& p_chooser) {
+  Graph& g = p.x.graph();
+  // A hull flatter than polytope_of's tolerance has no faces: nothing to touch.
+  if (shape.faces.empty()) return {g.constant(kInactiveGap), constant(g, Vec3(Vec3::UnitZ()))};
   const V3 x_minus = transpose_times(pose_chooser.rot, p_chooser - pose_chooser.center);
   const Feature f = nearest_feature(shape, x_minus);
   // The measuring direction: a face's normal, or from the edge towards the point at q⁻.
@@ -318,6 +321,9 @@ std::vector<ContactPoint> polytope_contacts(const Polytope& a, const Polytope& b
                                             const GeomPose& a_pose, const GeomPose& b_pose,
                                             const GeomPose& a_chooser, const GeomPose& b_chooser) {
   Graph& g = a_pose.center.x.graph();
+  if (a.faces.empty() || b.faces.empty())  // as point_polytope: no faces, no contact
+    return std::vector<ContactPoint>(
+        kPolytopeSlots, {g.constant(kInactiveGap), a_pose.center, constant(g, Vec3(Vec3::UnitZ()))});
   const Posed a_minus{a, a_chooser}, b_minus{b, b_chooser};
   const FaceAxis axis = reference_face(a_minus, b_minus);
   const V3 ref_normal_minus =

@@ -257,3 +257,17 @@ TEST_CASE("polytope contacts: a cylinder against a mesh box matches box-cylinder
     check_vec(mesh[0].normal, -box[0].normal);
   }
 }
+
+// A hull without faces (flatter than polytope_of's tolerance) touches nothing, and lowering it
+// does not fail.
+TEST_CASE("polytope contacts: a hull without faces has only inactive slots") {
+  const std::vector<Vec3> flat = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 1e-9}};
+  REQUIRE(polytope_of(flat).faces.empty());
+  const std::vector<Vec3> cube = box_corners({0.1, 0.1, 0.1});
+  Scene s;
+  const GeomPose sheet =
+      s.geom(GeomType::Mesh, Vec3::Zero(), Vec3::Zero(), Quat::Identity(), &flat);
+  const GeomPose box = s.geom(GeomType::Mesh, Vec3::Zero(), {0, 0, 0.05}, Quat::Identity(), &cube);
+  CHECK(active_slots(s.slots(box, sheet)).empty());
+  CHECK(min_gap(s.slots(s.geom(GeomType::Sphere, {0.1, 0, 0}, Vec3::Zero()), sheet)) > 0.5);
+}
