@@ -67,6 +67,7 @@ Result<LoadOptions> load_options(const Options& options) {
   out.floating_base = options.floating_base;
   out.package_paths = options.package_paths;
   out.ground = options.ground;
+  out.terrain = options.terrain;
   if (options.base_pos)
     out.base_pos = Vec3((*options.base_pos)[0], (*options.base_pos)[1], (*options.base_pos)[2]);
   for (const std::string& text : options.actuate) {

@@ -22,9 +22,10 @@ struct ModelArgs {
   bool ground = false;
   std::optional<Vec3> base_pos;
   std::vector<JointServo> servos;
+  std::string terrain;
 
   LoadOptions load_options() const {
-    return {floating_base, package_paths, ground, base_pos, servos};
+    return {floating_base, package_paths, ground, base_pos, servos, terrain};
   }
 };
 

@@ -53,6 +53,11 @@ void add_model_args(CLI::App& command, ModelArgs& args) {
   command.add_flag("--ground", args.ground,
                    "Add a static ground plane z = 0 to the world (friction 1), for a URDF robot");
   command
+      .add_option("--terrain", args.terrain,
+                  "Add a static terrain: a triangle mesh file (STL, OBJ, DAE) in the world frame, "
+                  "faces counter-clockwise seen from above (friction 1)")
+      ->type_name("FILE");
+  command
       .add_option_function<std::string>(
           "--base-pos",
           [&args](const std::string& text) { args.base_pos = parse_base_position(text); },

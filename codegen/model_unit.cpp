@@ -9,6 +9,7 @@
 #include "codegen/model_unit_parts.h"
 #include "codegen/solver/solver_text.h"
 #include "codegen/symbols.h"
+#include "codegen/terrain_bvh.h"
 
 namespace talon::codegen {
 namespace {
@@ -19,7 +20,7 @@ constexpr const char* kKernelPrefix = "talon_kernel_";
 // The backward step's workspace holds every substep of a step: 2^depth of them.
 constexpr int kMaxBackwardDepth = 8;
 constexpr const char* kBaseInputs[] = {"q_minus", "u_minus", "u_plus", "lambda",
-                                       "ctrl",    "params",  "h"};
+                                       "ctrl",    "params",  "h",      "terrain"};
 
 // Collects layout mismatches as errors: they are lowering bugs, but a user sees them as a
 // message rather than a crash.
@@ -115,6 +116,7 @@ Expected<Layout> compute_layout(const ir::ResidualProgram& p, const SolverOption
   l.nnormal = count_rows(p, ir::RowKind::ContactNormal);
   l.nctrl = p.nu;
   l.nparam = static_cast<int>(p.params.size());
+  l.nprobe = static_cast<int>(p.terrain_probes.size());
   for (const ir::RowBlock& b : p.blocks) l.block_names.push_back(b.name);
   l.nblocks = static_cast<int>(l.block_names.size());
   l.mass_size = 20 * p.nsim;
@@ -123,10 +125,11 @@ Expected<Layout> compute_layout(const ir::ResidualProgram& p, const SolverOption
   if (l.block_names.empty() || l.block_names.front() != "dynamics")
     check.fail("the first block is not 'dynamics'");
   const ir::Kernel& residual = p.kernel("residual");
-  const int base_sizes[] = {l.nq, l.nv, l.nv, l.nrows, l.nctrl, l.nparam, 1};
+  const int base_sizes[] = {l.nq,    l.nv,     l.nv, l.nrows,
+                            l.nctrl, l.nparam, 1,    ir::TerrainProbe::kInputs * l.nprobe};
   int* base_offsets[] = {&l.in_q_minus, &l.in_u_minus, &l.in_u_plus, &l.in_lambda,
-                         &l.in_ctrl,    &l.in_params,  &l.in_h};
-  for (int i = 0; i < 7; ++i)
+                         &l.in_ctrl,    &l.in_params,  &l.in_h,      &l.in_terrain};
+  for (int i = 0; i < 8; ++i)
     if (const ir::Slice* s = check.input(residual, kBaseInputs[i], base_sizes[i]))
       *base_offsets[i] = s->offset;
   for (const char* name : {"mass", "jhat", "c_diag", "diag_a"})
@@ -204,6 +207,24 @@ std::vector<ir::Function> unit_functions(const ir::ResidualProgram& p, bool with
   return out;
 }
 
+// The generated query searches one terrain's triangles (model_unit_tables.cpp), of which
+// some must have an area.
+Diagnostics check_terrains(const Model& model, const ir::ResidualProgram& program) {
+  Diagnostics diagnostics;
+  if (program.terrain_probes.empty()) return diagnostics;
+  const int terrain = program.terrain_probes.front().terrain_geom;
+  for (const ir::TerrainProbe& probe : program.terrain_probes)
+    if (probe.terrain_geom != terrain) {
+      diagnostics.error({}, "",
+                        "the model has more than one terrain geom that geoms touch; a model unit "
+                        "searches one terrain (merge the meshes into one file)");
+      return diagnostics;
+    }
+  if (build_terrain_bvh(model.geom_terrain[terrain]).node_count() == 0)
+    diagnostics.error({}, "", "every triangle of the terrain has zero area");
+  return diagnostics;
+}
+
 Diagnostics check_name(const std::string& name) {
   Diagnostics diagnostics;
   std::vector<std::string> symbols;
@@ -260,6 +281,7 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
                  "solve of the exact Jacobian system");
     return errors;
   }
+  if (Diagnostics terrain = check_terrains(model, program); terrain.has_errors()) return terrain;
   Expected<Layout> layout = compute_layout(program, options.solver);
   if (!layout) return layout.diagnostics();
   Expected<std::string> kernels = rendered_kernels(program, *layout, options);
@@ -283,7 +305,8 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
   // The loops' prelude defines talon_real, which the tables use; the loops read the tables.
   out.source = header + "\n" + *kernels + "\n" + unit::config_text(*layout, options) + "\n" +
                solver_prelude_text() + "\n" + unit::table_text(model, program, *layout, options) +
-               "\n" + solver_loop_text() + "\n" +
+               "\n" + (layout->nprobe > 0 ? solver_terrain_text() + "\n" : std::string()) +
+               solver_loop_text() + "\n" +
                (cuda ? unit::cuda_entry_text(options) : unit::c_api_text(options)) +
                (!cuda && layout->adjoint > 0 ? "\n" + unit::c_backward_api_text(options) : "") +
                (!cuda && layout->trace_capacity > 0 ? "\n" + unit::c_trace_api_text(options) : "");

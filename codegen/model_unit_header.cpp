@@ -42,6 +42,10 @@ void document_inputs(std::ostringstream& out, const Model& model,
   for (int i = 0; i < layout.nparam; ++i)
     out << " *   " << i << "  " << comment_text(program.param_info[i].name) << " = "
         << ir::c_literal(program.param_info[i].value) << "\n";
+  if (layout.nprobe > 0)
+    out << " * Terrain: " << layout.nprobe
+        << " geoms stand on it; the step finds the terrain's triangle under each (its\n"
+        << " * triangles are the talon_terrain_* tables of the source).\n";
   out << " * Constraint rows: " << layout.nrows << " in blocks";
   for (const ir::RowBlock& b : program.blocks)
     if (b.name != "dynamics") out << " " << b.name << " (" << b.size() << ")";
@@ -118,6 +122,11 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
       << "typedef struct " << name << "_workspace {\n";
   for (const auto& [field, size] : arrays)
     out << "  " << name << "_real " << field << "[" << size << "];\n";
+  if (layout.nprobe > 0)
+    out << "  /* the terrain planes at a solution's end and their last change "
+           "(talon_terrain_settle) */\n"
+        << "  " << name << "_real terrain_next[" << ir::TerrainProbe::kInputs * layout.nprobe
+        << "], terrain_change[" << ir::TerrainProbe::kInputs * layout.nprobe << "];\n";
   if (layout.resolve_split_steps)
     out << "  /* the split step's end (its last substep's start, the sum of its impulses) */\n"
         << "  " << name << "_real split_q[" << nq << "], split_u[" << nv << "], split_lambda["
@@ -151,7 +160,8 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
         {"rec_u", s * layout.nv},
         {"rec_u_plus", s * layout.nv},
         {"rec_lambda", s * layout.nrows},
-        {"rec_h", s}};
+        {"rec_h", s},
+        {"rec_terrain", s * ir::TerrainProbe::kInputs * layout.nprobe}};
     out << "  /* the backward step: kernel arrays, its solve, the recorded substeps */\n";
     for (const auto& [field, size] : backward)
       out << "  " << name << "_real " << field << "[" << array_size(size) << "];\n";

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "codegen/model_unit_parts.h"
+#include "codegen/terrain_bvh.h"
 #include "ir/ops.h"
 
 namespace talon::codegen::unit {
@@ -101,6 +102,29 @@ void check_jhat_pattern(const ir::ResidualProgram& p) {
                           "jhat entry outside the matrix");
 }
 
+// The terrain plane under a geom is queried again after each solve until it stays put; the
+// plane is a continuous function of where the geom ends, each round shrinking the mismatch.
+// Beyond these rounds the step is split instead.
+constexpr int kTerrainRounds = 4;
+
+// The probes (ir::TerrainProbe) and the terrain's triangles with their BVH (terrain_bvh.h).
+// One terrain per model: generate_model_unit refuses more.
+void terrain_tables(std::ostringstream& out, const Model& model, const ir::ResidualProgram& p,
+                    ir::CPrecision precision) {
+  std::vector<int> body;
+  std::vector<double> offset, reach;
+  for (const ir::TerrainProbe& probe : p.terrain_probes) {
+    body.push_back(probe.sim_body);
+    offset.insert(offset.end(), probe.offset.data(), probe.offset.data() + 3);
+    reach.push_back(probe.reach);
+  }
+  int_table(out, "talon_terrain_probe_body", body);
+  real_table(out, "talon_terrain_probe_offset", offset, precision);
+  real_table(out, "talon_terrain_probe_reach", reach, precision);
+  const int terrain = p.terrain_probes.front().terrain_geom;
+  out << render_terrain_tables(build_terrain_bvh(model.geom_terrain[terrain]), precision);
+}
+
 }  // namespace
 
 std::string config_text(const Layout& l, const ModelUnitOptions& options) {
@@ -129,6 +153,10 @@ std::string config_text(const Layout& l, const ModelUnitOptions& options) {
       {"TALON_IN_CTRL", l.in_ctrl},
       {"TALON_IN_PARAMS", l.in_params},
       {"TALON_IN_H", l.in_h},
+      {"TALON_IN_TERRAIN", l.in_terrain},
+      {"TALON_NTERRAIN_PROBES", l.nprobe},
+      {"TALON_TERRAIN_DATA", ir::TerrainProbe::kInputs},
+      {"TALON_NTERRAIN_INPUTS", ir::TerrainProbe::kInputs * l.nprobe},
       {"TALON_IN_W", l.in_w},
       {"TALON_RES_DYN", l.res_dyn},
       {"TALON_RES_CON", l.res_con},
@@ -173,6 +201,11 @@ std::string config_text(const Layout& l, const ModelUnitOptions& options) {
   macro(out, "TALON_MAX_ROTATION", s.max_rotation);
   macro(out, "TALON_DIVERGED_MERIT", s.divergence_tolerance * s.divergence_tolerance);
   macro(out, "TALON_ADJOINT_TOLERANCE", s.adjoint_tolerance);
+  // The terrain planes settle when none moves by more than this × h at its geom
+  // (talon_terrain_settle): the convergence tolerance, a contact row's residual being its
+  // gap over h.
+  macro(out, "TALON_TERRAIN_TOLERANCE", s.convergence_tolerance);
+  macro(out, "TALON_TERRAIN_ROUNDS", static_cast<long long>(kTerrainRounds));
   out << "typedef " << options.name << "_workspace talon_workspace;\n"
       << "typedef " << options.name << "_stats talon_stats;\n";
   return out.str();
@@ -198,6 +231,7 @@ std::string table_text(const Model& model, const ir::ResidualProgram& p, const L
   real_table(out, "talon_default_params", params, precision);
   if (options.target == UnitTarget::C)  // NAME_initial_state; the CUDA entry points take q
     real_table(out, "talon_initial_q", p.reference_q, precision);
+  if (l.nprobe > 0) terrain_tables(out, model, p, precision);
   return out.str();
 }
 

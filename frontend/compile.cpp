@@ -104,6 +104,16 @@ Mat3 rotate_inertia(const Quat& q, const Mat3& inertia) {
   return r * inertia * r.transpose();
 }
 
+// A terrain's triangles in the world frame (`world` is its geom frame in the world): the
+// query of the generated code searches them without transforming each probe.
+mesh::TriangleMesh world_terrain(const GeomSpec& geom, const Pose& world) {
+  mesh::TriangleMesh out;
+  if (geom.type != GeomType::Terrain) return out;
+  out = geom.terrain;
+  for (Vec3& v : out.vertices) v = world.apply(v);
+  return out;
+}
+
 class Compiler {
  public:
   explicit Compiler(const ModelSpec& spec) : spec_(spec) {}
@@ -288,6 +298,7 @@ void Compiler::build_geoms() {
     m.geom_mesh_file.push_back(geom.mesh_file);
     m.geom_mesh_scale.push_back(geom.mesh_scale);
     m.geom_hull_vertices.push_back(geom.hull_vertices);
+    m.geom_terrain.push_back(world_terrain(geom, frame_world * m.geom_pose.back()));
   }
 }
 

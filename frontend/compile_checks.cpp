@@ -1,5 +1,6 @@
 #include "frontend/compile_checks.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -95,6 +96,27 @@ void check_joint(const JointSpec& joint, Diagnostics& diag) {
     error(diag, joint.origin, "joint damping, stiffness, armature and friction must be >= 0");
 }
 
+// A terrain is static scenery with triangles to stand on.
+void check_terrain(const GeomSpec& geom, Diagnostics& diag) {
+  if (geom.body != -1)
+    error(diag, geom.origin, "a terrain must belong to the world body (it does not move)");
+  if (geom.terrain.faces.empty()) error(diag, geom.origin, "the terrain has no triangles");
+  const auto& corner = geom.terrain.vertices;
+  const bool faces_up =
+      std::any_of(geom.terrain.faces.begin(), geom.terrain.faces.end(), [&](const auto& f) {
+        return (corner[f[1]] - corner[f[0]]).cross(corner[f[2]] - corner[f[0]]).z() > 0;
+      });
+  if (!geom.terrain.faces.empty() && !faces_up)
+    error(diag, geom.origin,
+          "no triangle of the terrain faces up (counter-clockwise seen from above): geoms stand "
+          "on its surface seen from above; reverse the faces' winding");
+  for (const Vec3& v : geom.terrain.vertices)
+    if (!v.allFinite()) {
+      error(diag, geom.origin, "non-finite vertex in the terrain");
+      break;
+    }
+}
+
 void check_geom(const GeomSpec& geom, Diagnostics& diag) {
   if (!all_finite(geom.size, geom.pose.pos, geom.pose.quat, geom.friction, geom.mesh_scale)) {
     error(diag, geom.origin, "non-finite number in geom");
@@ -116,9 +138,11 @@ void check_geom(const GeomSpec& geom, Diagnostics& diag) {
       break;
     case GeomType::Plane:
     case GeomType::Mesh:
+    case GeomType::Terrain:
       needed = 0;
       break;
   }
+  if (geom.type == GeomType::Terrain) check_terrain(geom, diag);
   for (int i = 0; i < needed; ++i)
     if (!(geom.size[i] > 0)) {
       error(diag, geom.origin,

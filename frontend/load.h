@@ -26,6 +26,7 @@ struct LoadOptions {
   bool ground = false;             // a static plane z = 0 in the world, friction 1
   std::optional<Vec3> base_pos;    // the floating base's initial position (world frame)
   std::vector<JointServo> servos;  // one actuator each, in this order
+  std::string terrain;  // a triangle mesh file (STL, OBJ, DAE): static terrain, world frame
 };
 
 // Readers: file -> spec. Each returns the spec or the diagnostics (file:line) explaining

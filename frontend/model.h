@@ -85,6 +85,8 @@ struct Model {
   std::vector<std::string> geom_mesh_file;  // [ngeom] "" unless a mesh
   std::vector<Vec3> geom_mesh_scale;        // [ngeom]
   std::vector<std::vector<Vec3>> geom_hull_vertices;  // [ngeom] GeomSpec::hull_vertices
+  // [ngeom] a terrain's triangles in the world frame (its pose applied); empty otherwise.
+  std::vector<mesh::TriangleMesh> geom_terrain;
 
   // ---- actuators (joint transmission) ---------------------------------------------------
   int nu = 0;

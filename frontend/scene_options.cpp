@@ -53,6 +53,20 @@ GeomSpec ground_plane(const ModelSpec& spec) {
   return ground;
 }
 
+// The static triangle mesh of `options.terrain` in the world frame (friction 1, as the ground).
+Expected<GeomSpec> terrain_geom(const ModelSpec& spec, const std::string& path) {
+  Expected<mesh::TriangleMesh> triangles = mesh::read_triangle_mesh(path);
+  if (!triangles) return triangles.diagnostics();
+  GeomSpec terrain;
+  terrain.name = unique_geom_name(spec, "terrain");
+  terrain.origin = {{path, 0}, "--terrain " + path};
+  terrain.body = -1;
+  terrain.type = GeomType::Terrain;
+  terrain.friction.x() = 1;
+  terrain.terrain = std::move(*triangles);
+  return terrain;
+}
+
 // The one root body a free joint moves (the URDF floating base), or -1.
 int floating_root_body(const ModelSpec& spec) {
   int found = -1;
@@ -196,6 +210,11 @@ Expected<ModelSpec> with_scene_options(ModelSpec spec, const LoadOptions& option
   diag.append(add_servos(spec, options));
   if (diag.has_errors()) return diag;
   if (options.ground) spec.geoms.push_back(ground_plane(spec));
+  if (!options.terrain.empty()) {
+    Expected<GeomSpec> terrain = terrain_geom(spec, options.terrain);
+    if (!terrain) return terrain.diagnostics();
+    spec.geoms.push_back(std::move(*terrain));
+  }
   return spec;
 }
 

@@ -21,9 +21,10 @@ Expected<JointServo> parse_joint_servo(const std::string& text);
 std::string joint_servo_text(const JointServo& servo);
 
 // The spec with the scene `options` asks for: a plane z = 0 on the world (friction 1, as an
-// MJCF floor with friction="1"), the floating base's reference position, one actuator per
+// MJCF floor with friction="1"), a terrain read from a triangle mesh file (world frame,
+// friction 1), the floating base's reference position, one actuator per
 // servo (named after its joint, so a control CSV's columns are the joint names). Errors, one
-// line each naming the option: base_pos without floating_base or with no floating root body;
+// line each naming the option: a terrain file that cannot be read; base_pos without floating_base or with no floating root body;
 // a servo on a joint that does not exist, does not move (fixed) or is not a one-coordinate
 // joint; a joint given two servos; a servo whose name an actuator of the file already has.
 Expected<ModelSpec> with_scene_options(ModelSpec spec, const LoadOptions& options);

@@ -36,6 +36,8 @@ const char* geom_type_name(GeomType type) {
       return "ellipsoid";
     case GeomType::Mesh:
       return "mesh";
+    case GeomType::Terrain:
+      return "terrain";
   }
   return "?";
 }

@@ -15,11 +15,14 @@
 
 #include "common/diagnostics.h"
 #include "common/math.h"
+#include "frontend/mesh/triangle_mesh.h"
 
 namespace talon {
 
 enum class JointType { Free, Ball, Hinge, Slide, Planar, Fixed };
-enum class GeomType { Plane, Sphere, Capsule, Box, Cylinder, Ellipsoid, Mesh };
+// Terrain: a static triangle mesh (not its hull) that geoms touch where they stand on it
+// (ir/lower/terrain.h).
+enum class GeomType { Plane, Sphere, Capsule, Box, Cylinder, Ellipsoid, Mesh, Terrain };
 enum class ActuatorType { Motor, Position, Velocity, General };
 
 const char* joint_type_name(JointType type);  // "free", "ball", "hinge", ...
@@ -80,6 +83,9 @@ struct GeomSpec {
   // The mesh's convex hull vertices (scaled, geom frame): what it collides with. Empty when
   // the mesh was not read (URDF) or has no hull (flat).
   std::vector<Vec3> hull_vertices;
+  // GeomType::Terrain only: its triangles (geom frame, faces counter-clockwise seen from
+  // above: the side geoms stand on).
+  mesh::TriangleMesh terrain;
 };
 
 // Joint torque = gear * (gain * ctrl + bias[0] + bias[1] * q + bias[2] * qdot), q the joint

@@ -29,6 +29,9 @@ constexpr std::string_view kNewton =
 constexpr std::string_view kAdjoint =
 #include "codegen/solver/talon_adjoint.h"
     ;
+constexpr std::string_view kTerrain =
+#include "codegen/solver/talon_terrain.h"
+    ;
 #undef TALON_SOLVER_EMBED
 
 // The raw string holds "\n#endif\n<C text>#ifdef TALON_SOLVER_EMBED\n": the end of the
@@ -56,6 +59,11 @@ const std::string& solver_loop_text() {
     }
     return all;
   }();
+  return text;
+}
+
+const std::string& solver_terrain_text() {
+  static const std::string text = std::string(strip_markers(kTerrain));
   return text;
 }
 

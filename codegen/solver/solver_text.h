@@ -17,4 +17,9 @@ const std::string& solver_prelude_text();
 // talon_adjoint.h, in that order: the loops, which read the unit's tables.
 const std::string& solver_loop_text();
 
+// talon_terrain.h: talon_terrain_query, the closest point of a static triangle mesh, for
+// units with a terrain mesh; after talon_math.h and the tables of
+// codegen/terrain_bvh.h's render_terrain_tables.
+const std::string& solver_terrain_text();
+
 }  // namespace talon::codegen

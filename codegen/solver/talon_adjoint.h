@@ -76,6 +76,8 @@ static TALON_CALLABLE void talon_adjoint_point(talon_workspace* ws, int s) {
   talon_copy(in + TALON_IN_U_PLUS, ws->rec_u_plus + s * TALON_NV, TALON_NV);
   talon_copy(in + TALON_IN_LAMBDA, ws->rec_lambda + s * TALON_NROWS, TALON_NROWS);
   in[TALON_IN_H] = ws->rec_h[s];
+  talon_copy(in + TALON_IN_TERRAIN, ws->rec_terrain + s * TALON_NTERRAIN_INPUTS,
+             TALON_NTERRAIN_INPUTS);
   talon_kernel_mass(in, ws->mass);
   talon_kernel_residual(in, ws->res);
   talon_linearize_frozen(ws);

@@ -125,36 +125,55 @@ static TALON_CALLABLE void talon_keep_iterate(talon_workspace* ws, int k, talon_
   for (i = 0; i < TALON_NBLOCKS; ++i) ws->stats.block_residual[i] = TALON_SQRT(ws->block_now[i]);
 }
 
-/* Iterate 0, with its residual in ws->res; returns its merit. The better (by merit) of the
- * cold start (u⁻, λ = 0) and the warm start: the previous step's impulses (impulse =
- * force·h, so rescaled to the new h), made admissible, with the velocity they give,
- * u⁺ = u⁻ − M̃⁻¹ r_dyn(u⁻, λ) (r_dyn is affine in u⁺ and λ up to the geometric terms). After
- * a large rotation the warm impulses can land their nearly cancelling remainder on the
- * lightest links (a tumbling humanoid: warm merit 3e5, cold 6e2), so both are measured.
- * u⁻ rather than the free-flight ũ: q⁺(ũ) of a body resting on the ground is h²g deep in it. */
-static TALON_CALLABLE talon_real talon_initial_iterate(talon_workspace* ws) {
-  talon_real* u = ws->in + TALON_IN_U_PLUS;
-  talon_real* lambda = ws->in + TALON_IN_LAMBDA;
-  const talon_real h = ws->in[TALON_IN_H];
-  talon_real cold, warm;
+/* Iterate 0 with its residual in ws->res, sets ws->in's u⁺ = u and λ = `lambda` (λ scaled
+ * by `scale`, then made admissible); returns its merit. */
+static TALON_CALLABLE talon_real talon_start_iterate(talon_workspace* ws, const talon_real* u,
+                                                     const talon_real* lambda, talon_real scale) {
+  talon_real* lambda_in = ws->in + TALON_IN_LAMBDA;
   int j;
-  talon_copy(u, ws->in + TALON_IN_U_MINUS, TALON_NV);
-  talon_fill(lambda, 0, TALON_NROWS);
-  talon_kernel_residual(ws->in, ws->res);
-  cold = talon_merit(ws, ws->block_now);
-  if (!TALON_WARM_START || ws->warm_valid != TALON_WARM_MAGIC || !(ws->warm_h > 0)) return cold;
-  for (j = 0; j < TALON_NROWS; ++j) lambda[j] = (h / ws->warm_h) * ws->warm_lambda[j];
+  talon_copy(ws->in + TALON_IN_U_PLUS, u, TALON_NV);
+  for (j = 0; j < TALON_NROWS; ++j) lambda_in[j] = lambda ? scale * lambda[j] : 0;
   talon_admissible_impulses(ws);
   talon_kernel_residual(ws->in, ws->res);
+  return talon_merit(ws, ws->block_now);
+}
+
+/* Iterate 0, with its residual in ws->res; returns its merit. The warm start: the previous
+ * step's impulses (impulse = force·h, so rescaled to the new h) made admissible, with the
+ * velocity they give, u⁺ = u⁻ − M̃⁻¹ r_dyn(u⁻, λ) (r_dyn is affine in u⁺ and λ up to the
+ * geometric terms), where its merit is no larger than the cold start's (u⁻, λ = 0): after
+ * a large rotation the impulses can land their nearly cancelling remainder on the lightest
+ * links (a tumbling humanoid: warm merit 3e5, cold 6e2). Else, on a terrain, the same
+ * impulses with u⁻ where that beats the cold start: the planes under the geoms change from
+ * step to step, the impulses no longer balance, and on a wheel that spins fast the
+ * geometric terms are of the order of its inertia, so the corrected velocity overshoots (a
+ * three-wheeler on bumps, tests/physics/test_terrain.cpp: corrected 14–50, uncorrected
+ * 0.02–0.4, cold 2.9; mean Newton updates 20 → 11.7). Not on planes alone: there the
+ * humanoid dropped at h = 0.05 split 9 steps in 60 from it instead of 2 (bench/RESULTS.md).
+ * Else the cold start. u⁻ rather than the free-flight ũ: q⁺(ũ) of a body resting on the
+ * ground is h²g deep in it. */
+static TALON_CALLABLE talon_real talon_initial_iterate(talon_workspace* ws) {
+  const talon_real* u_minus = ws->in + TALON_IN_U_MINUS;
+  talon_real* u = ws->in + TALON_IN_U_PLUS;
+  const talon_real scale = ws->warm_h > 0 ? ws->in[TALON_IN_H] / ws->warm_h : 0;
+  talon_real cold, warm, corrected;
+  int j;
+  cold = talon_start_iterate(ws, u_minus, 0, 0);
+  if (!TALON_WARM_START || ws->warm_valid != TALON_WARM_MAGIC || !(ws->warm_h > 0)) return cold;
+  warm = talon_start_iterate(ws, u_minus, ws->warm_lambda, scale);
+  if (!talon_finite(warm)) warm = TALON_HUGE;
+  if (!talon_finite(cold)) cold = TALON_HUGE;
   talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, ws->body_a);
   for (j = 0; j < TALON_NV; ++j) u[j] -= ws->body_a[j];
   talon_kernel_residual(ws->in, ws->res);
-  warm = talon_merit(ws, ws->block_now);
-  if (talon_finite(warm) && (warm <= cold || !talon_finite(cold))) return warm;
-  talon_copy(u, ws->in + TALON_IN_U_MINUS, TALON_NV);
-  talon_fill(lambda, 0, TALON_NROWS);
-  talon_kernel_residual(ws->in, ws->res);
-  return talon_merit(ws, ws->block_now);
+  corrected = talon_merit(ws, ws->block_now);
+  if (talon_finite(corrected) && corrected <= cold) return corrected;
+#if TALON_NTERRAIN_PROBES > 0
+  if (warm <= cold) return talon_start_iterate(ws, u_minus, ws->warm_lambda, scale);
+#else
+  (void)warm;
+#endif
+  return talon_start_iterate(ws, u_minus, 0, 0);
 }
 
 #if TALON_TRACE_CAPACITY > 0
@@ -338,10 +357,27 @@ static TALON_CALLABLE talon_real talon_split_iterate(talon_workspace* ws) {
 }
 #endif
 
+/* Where talon_solve's iterate 0 comes from. */
+#define TALON_START_WARM 0   /* talon_initial_iterate: the better of cold and warm start */
+#define TALON_START_SPLIT 1  /* talon_split_iterate: a split step's end state */
+#define TALON_START_RESUME 2 /* talon_resume_iterate: the last solution (ws->best_*) */
+
+/* Iterate 0 of a step solved again with slightly different data (a terrain's planes,
+ * talon_terrain_settle): its last solution as it stands. Not talon_initial_iterate's warm
+ * start: that rebuilds u⁺ from u⁻ in one affine step, which is off by the geometric terms
+ * the step's change of velocity brings (a wheel on a bump: merit 34 against the solution's
+ * 1e-20 and the cold start's 2.9), so the re-solve would start cold. */
+static TALON_CALLABLE talon_real talon_resume_iterate(talon_workspace* ws) {
+  talon_copy(ws->in + TALON_IN_U_PLUS, ws->best_u, TALON_NV);
+  talon_copy(ws->in + TALON_IN_LAMBDA, ws->best_lambda, TALON_NROWS);
+  talon_kernel_residual(ws->in, ws->res);
+  return talon_merit(ws, ws->block_now);
+}
+
 /* The Newton iteration for the step whose data (q⁻, u⁻, ctrl, θ, h) is in ws->in, from the
- * warm start (or, with `from_split`, from the split's end state: talon_split_iterate). The
- * last iterate goes to ws->best_*. Returns 1 when its merit is finite. */
-static TALON_CALLABLE int talon_solve(talon_workspace* ws, int from_split) {
+ * iterate 0 that `start` names (TALON_START_*). The last iterate goes to ws->best_*. Returns
+ * 1 when its merit is finite. */
+static TALON_CALLABLE int talon_solve(talon_workspace* ws, int start) {
   const talon_real converged_merit = talon_converged_merit(ws); /* talon_convergence.h */
   talon_real merit, recent[TALON_MERIT_MEMORY];
   int k, i, accepted = 1;
@@ -349,13 +385,13 @@ static TALON_CALLABLE int talon_solve(talon_workspace* ws, int from_split) {
   ws->stats.pcr_iterations = 0;
   ws->stats.best_iterate = -1;
   talon_kernel_mass(ws->in, ws->mass);
+  if (start == TALON_START_RESUME)
+    merit = talon_resume_iterate(ws);
 #if TALON_RESOLVE_SPLIT_STEPS
-  if (from_split)
+  else if (start == TALON_START_SPLIT)
     merit = talon_split_iterate(ws);
-  else
-#else
-  (void)from_split;
 #endif
+  else
     merit = talon_initial_iterate(ws);
   for (i = 0; i < TALON_MERIT_MEMORY; ++i) recent[i] = merit;
   for (k = 0;; ++k) {
@@ -397,14 +433,135 @@ static TALON_CALLABLE void talon_normalize_quaternions(talon_real* q) {
 #define TALON_STEP_DIVERGED 3  /* even the finest substep's residual exceeded
                                   TALON_DIVERGED_MERIT: q, u left unchanged */
 
-/* Solves one (sub)step of h from (q, u) with the data in ws->in; on success the result is in
- * ws->best_* and the warm start is updated. Returns 1 when the last iterate was finite. */
+#if TALON_NTERRAIN_PROBES > 0
+/* The world position of probe k's centre at pose q: x + R(quat) d, R d = d + 2w (v × d) +
+ * 2 v × (v × d) with the quaternion (w, v) normalised. */
+static TALON_CALLABLE void talon_terrain_probe(const talon_real* q, int k, talon_real c[3]) {
+  const talon_real* x = q + 7 * talon_terrain_probe_body[k];
+  const talon_real* d = talon_terrain_probe_offset + 3 * k;
+  const talon_real norm =
+      TALON_SQRT(x[3] * x[3] + x[4] * x[4] + x[5] * x[5] + x[6] * x[6]) + TALON_TINY;
+  const talon_real w = x[3] / norm, v[3] = {x[4] / norm, x[5] / norm, x[6] / norm};
+  talon_real t[3];
+  t[0] = 2 * (v[1] * d[2] - v[2] * d[1]);
+  t[1] = 2 * (v[2] * d[0] - v[0] * d[2]);
+  t[2] = 2 * (v[0] * d[1] - v[1] * d[0]);
+  c[0] = x[0] + d[0] + w * t[0] + (v[1] * t[2] - v[2] * t[1]);
+  c[1] = x[1] + d[1] + w * t[1] + (v[2] * t[0] - v[0] * t[2]);
+  c[2] = x[2] + d[2] + w * t[2] + (v[0] * t[1] - v[1] * t[0]);
+}
+
+/* Terrain (ir/lower/program.h, TerrainProbe): every probe's tangent plane of the terrain at
+ * pose q — the surface point under the probe's centre and the normal there
+ * (talon_terrain_surface, talon_terrain.h) — into planes[TALON_TERRAIN_DATA ·
+ * TALON_NTERRAIN_PROBES]. Returns the largest change from the planes in ws->in that a
+ * probe's geom can feel (m): the plane's height under the probe plus its turn times the
+ * geom's reach. */
+static TALON_CALLABLE talon_real talon_terrain_planes(const talon_workspace* ws,
+                                                      const talon_real* q, talon_real* planes) {
+  talon_real change = 0;
+  int k, i;
+  for (k = 0; k < TALON_NTERRAIN_PROBES; ++k) {
+    const talon_real* old = ws->in + TALON_IN_TERRAIN + TALON_TERRAIN_DATA * k;
+    talon_real* plane = planes + TALON_TERRAIN_DATA * k;
+    talon_real c[3], height_old = 0, height_new = 0, turn = 0;
+    talon_terrain_probe(q, k, c);
+    for (i = 0; i < 3; ++i) height_old += old[3 + i] * (c[i] - old[i]);
+    talon_terrain_tangent(c, plane, plane + 3);
+    for (i = 0; i < 3; ++i) {
+      height_new += plane[3 + i] * (c[i] - plane[i]);
+      turn += (plane[3 + i] - old[3 + i]) * (plane[3 + i] - old[3 + i]);
+    }
+    change = TALON_FMAX(change, TALON_FABS(height_new - height_old) +
+                                    TALON_SQRT(turn) * talon_terrain_probe_reach[k]);
+  }
+  return change;
+}
+
+/* Aitken's extrapolation of the planes' fixed point (talon_terrain_settle): per probe, with
+ * d the change the re-query brings now and d' the one before, ρ = d·d'/d'·d' is the rate at
+ * which the changes shrink (negative where they alternate: a ball that lands further down a
+ * steeper slope meets a flatter one there), and the limit of the series is in + d/(1 − ρ)
+ * (the normal made unit again). Where the changes alternate, −1 < ρ < 0, that only damps
+ * them (a ball landing at 3 m/s: ρ = −0.6); where they keep their sign it is trusted up to
+ * ρ = 1/2, a step twice the re-query's; else the plain re-query. `next` holds the re-queried planes; they are replaced by the extrapolated ones. */
+static TALON_CALLABLE void talon_terrain_extrapolate(const talon_workspace* ws, talon_real* next) {
+  int k, i;
+  for (k = 0; k < TALON_NTERRAIN_PROBES; ++k) {
+    const talon_real* in = ws->in + TALON_IN_TERRAIN + TALON_TERRAIN_DATA * k;
+    const talon_real* before = ws->terrain_change + TALON_TERRAIN_DATA * k;
+    talon_real* plane = next + TALON_TERRAIN_DATA * k;
+    talon_real d[TALON_TERRAIN_DATA], along = 0, length2 = 0, rate, norm = 0;
+    for (i = 0; i < TALON_TERRAIN_DATA; ++i) {
+      d[i] = plane[i] - in[i];
+      along += d[i] * before[i];
+      length2 += before[i] * before[i];
+    }
+    rate = length2 > TALON_TINY ? along / length2 : 0;
+    if (!(rate > -1 && rate <= (talon_real)0.5)) continue;
+    for (i = 0; i < TALON_TERRAIN_DATA; ++i) plane[i] = in[i] + d[i] / (1 - rate);
+    for (i = 3; i < 6; ++i) norm += plane[i] * plane[i];
+    norm = TALON_SQRT(norm);
+    for (i = 3; i < 6; ++i) plane[i] /= norm;
+  }
+}
+
+/* The step measures each geom against the terrain's tangent plane under it at the substep's
+ * start. A geom that moves on lands where that plane is no longer the terrain, so the planes
+ * are queried again at the solution's end pose and, where one differs there by more than the
+ * convergence tolerance allows (tolerance × h: a row's residual is a gap over h), the step is
+ * solved again from its solution with the new planes, up to TALON_TERRAIN_ROUNDS times; the
+ * solution then stands on the terrain under its own end pose. Still unsettled, the step is
+ * reported unconverged (and so split). The rounds are a fixed-point iteration that contracts
+ * by about h²gκ (the slope a body lands on turns with where it lands; κ the curvature: 0.16
+ * for a ball in tests/physics/test_terrain.cpp's hollows at h = 0.1), so every second round
+ * extrapolates to the limit (talon_terrain_extrapolate). Adds the extra Newton updates to
+ * *newton, *pcr. Returns 0 when a solve fails. */
+static TALON_CALLABLE int talon_terrain_settle(talon_workspace* ws, talon_real h, int* newton,
+                                               int* pcr) {
+  int round, i;
+  for (round = 0;; ++round) {
+    talon_normalize_quaternions(ws->best_q);
+    if (!(talon_terrain_planes(ws, ws->best_q, ws->terrain_next) >
+          (talon_real)TALON_TERRAIN_TOLERANCE * h))
+      return 1;
+    if (round == TALON_TERRAIN_ROUNDS) {
+      ws->stats.converged = 0;
+      return 1;
+    }
+    if (round % 2 == 1) talon_terrain_extrapolate(ws, ws->terrain_next);
+    for (i = 0; i < TALON_NTERRAIN_INPUTS; ++i)
+      ws->terrain_change[i] = ws->terrain_next[i] - ws->in[TALON_IN_TERRAIN + i];
+    talon_copy(ws->in + TALON_IN_TERRAIN, ws->terrain_next, TALON_NTERRAIN_INPUTS);
+    if (!talon_solve(ws, TALON_START_RESUME)) return 0;
+    *newton += ws->stats.newton_iterations;
+    *pcr += ws->stats.pcr_iterations;
+  }
+}
+#endif
+
+/* Solves one (sub)step of h from (q, u) (iterate 0 as `start` names) with the data in
+ * ws->in; on success the result is in
+ * ws->best_* and the warm start is updated. Returns 1 when the last iterate was finite. With
+ * a terrain, the triangles under the geoms are queried at q first and settled at the end
+ * (talon_terrain_settle); ws->stats counts every Newton update of the step. */
 static TALON_CALLABLE int talon_solve_substep(talon_workspace* ws, const talon_real* q,
-                                             const talon_real* u, talon_real h, int from_split) {
+                                             const talon_real* u, talon_real h, int start) {
   talon_copy(ws->in + TALON_IN_Q_MINUS, q, TALON_NQ);
   talon_copy(ws->in + TALON_IN_U_MINUS, u, TALON_NV);
   ws->in[TALON_IN_H] = h;
-  if (!talon_solve(ws, from_split)) return 0;
+#if TALON_NTERRAIN_PROBES > 0
+  talon_terrain_planes(ws, q, ws->in + TALON_IN_TERRAIN);
+#endif
+  if (!talon_solve(ws, start)) return 0;
+#if TALON_NTERRAIN_PROBES > 0
+  {
+    int newton = ws->stats.newton_iterations, pcr = ws->stats.pcr_iterations;
+    if (!talon_terrain_settle(ws, h, &newton, &pcr)) return 0;
+    ws->stats.newton_iterations = newton;
+    ws->stats.pcr_iterations = pcr;
+  }
+#endif
   talon_normalize_quaternions(ws->best_q);
   return talon_all_finite(ws->best_q, TALON_NQ) && talon_all_finite(ws->best_u, TALON_NV);
 }
@@ -418,6 +575,8 @@ static TALON_CALLABLE void talon_record_substep(talon_workspace* ws, int index, 
   talon_copy(ws->rec_u + index * TALON_NV, u, TALON_NV);
   talon_copy(ws->rec_u_plus + index * TALON_NV, ws->best_u, TALON_NV);
   talon_copy(ws->rec_lambda + index * TALON_NROWS, ws->best_lambda, TALON_NROWS);
+  talon_copy(ws->rec_terrain + index * TALON_NTERRAIN_INPUTS, ws->in + TALON_IN_TERRAIN,
+             TALON_NTERRAIN_INPUTS);
   ws->rec_h[index] = h;
   ws->rec_count = index + 1;
 }
@@ -475,7 +634,7 @@ static TALON_CALLABLE int talon_resolve_full_step(talon_workspace* ws, const tal
                                                   int* newton, int* pcr) {
   const talon_stats split = ws->stats;
   const talon_real split_h = ws->in[TALON_IN_H];
-  const int ok = talon_solve_substep(ws, q, u, h, 1);
+  const int ok = talon_solve_substep(ws, q, u, h, TALON_START_SPLIT);
   *newton += ws->stats.newton_iterations;
   *pcr += ws->stats.pcr_iterations;
   if (ok && ws->stats.converged && talon_near_split(ws, u)) {
@@ -538,7 +697,7 @@ static TALON_CALLABLE int talon_step_world(talon_workspace* ws, talon_real* q, t
 #endif
   while (done < total) {
     const talon_real sub = h * (talon_real)size / (talon_real)total;
-    const int ok = talon_solve_substep(ws, ws->start_q, ws->start_u, sub, 0);
+    const int ok = talon_solve_substep(ws, ws->start_q, ws->start_u, sub, TALON_START_WARM);
     newton += ws->stats.newton_iterations;
     pcr += ws->stats.pcr_iterations;
     if ((!ok || !ws->stats.converged) && size > 1) {

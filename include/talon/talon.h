@@ -90,11 +90,12 @@ struct Options {
   // Reading the model (URDF only).
   bool floating_base = false;              // attach the root link to the world with a free joint
   std::vector<std::string> package_paths;  // roots for package:// (then ROS_PACKAGE_PATH)
-  // The scene around a robot whose file has none (URDF), as the command's --ground, --base-pos
+  // The scene around a robot whose file has none (URDF), as the command's --ground, --terrain, --base-pos
   // and --actuate (`talon simulate --help`): the same settings build the same library.
   bool ground = false;                            // a static plane z = 0, friction 1
   std::optional<std::array<double, 3>> base_pos;  // with floating_base: the root link's start
   std::vector<std::string> actuate;  // servos: "JOINT=velocity:KV" or "JOINT=position:KP"
+  std::string terrain;  // a triangle mesh file (STL, OBJ, DAE): static terrain, world frame
   // Compiling it. gradients: the library also gets the backward step (record_rollout,
   // backward), with the tighter forward `talon gradient` uses (the same library it builds).
   bool gradients = false;

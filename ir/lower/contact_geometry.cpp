@@ -53,6 +53,7 @@ constexpr double kLensAxisTilt = 1e-3;  // of b's radius: e's pull towards b's x
 int rank(GeomType t) {
   switch (t) {
     case GeomType::Plane:
+    case GeomType::Terrain:  // collides as its tangent plane (contacts.cpp, terrain_plane)
       return 0;
     case GeomType::Sphere:
       return 1;
@@ -612,7 +613,7 @@ bool canonical_pair_order(GeomType a, GeomType b) {
 
 int contact_slot_count(GeomType a, GeomType b) {
   using T = GeomType;
-  if (a == T::Plane) {
+  if (a == T::Plane || a == T::Terrain) {
     switch (b) {
       case T::Sphere:
         return 1;
@@ -656,7 +657,8 @@ std::string contact_slot_kind(GeomType a, GeomType b, int slot) {
                    : slot == 2 ? std::string(" second's side")
                                : " lens corner " + std::to_string(slot - 3));
   if (polytope_pair(a, b)) return kind + " " + polytope_slot_kind(slot);
-  if (a == GeomType::Plane && b == GeomType::Mesh) return kind + " support " + std::to_string(slot);
+  if ((a == GeomType::Plane || a == GeomType::Terrain) && b == GeomType::Mesh)
+    return kind + " support " + std::to_string(slot);
   return kind + " end " + std::to_string(slot);
 }
 

@@ -20,7 +20,9 @@
 //   polytope_contacts.h), sphere–mesh 1 and capsule–mesh 2 (end spheres; each measured from
 //   the hull's feature nearest it at the step's start: point_polytope), cylinder–mesh 1
 //   (box–cylinder's rim point, against the hull's nearest feature).
-// Other pairs (ellipsoids) have none.
+// A terrain pairs as a plane (the same slots): the lowering hands these colliders the
+// terrain's tangent plane under the geom, a plane whose point and normal are inputs
+// (contacts.cpp, terrain_plane). Other pairs (ellipsoids) have none.
 #pragma once
 
 #include <string>

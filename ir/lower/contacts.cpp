@@ -18,6 +18,9 @@
 // (friction_terms): 0 sticking, ∞ separated.
 // μ is the larger friction of the two geoms (MuJoCo's rule), or the higher-priority geom's.
 // The friction impulses act through J_t at q⁺: force t₁λ₁ + t₂λ₂ at the contact point.
+#include <algorithm>
+#include <cmath>
+
 #include "ir/lower/contact_geometry.h"
 #include "ir/lower/contact_pairs.h"
 
@@ -56,22 +59,92 @@ V3 point_velocity(const Context& ctx, int body, const V3& p) {
   return s.v_plus + cross(s.w_plus, p - s.plus.com);
 }
 
+// The largest distance of a point of the geom from its centre.
+double geom_reach(const Model& m, int geom) {
+  const Vec3& size = m.geom_size[geom];
+  switch (m.geom_type[geom]) {
+    case GeomType::Sphere:
+      return size.x();
+    case GeomType::Capsule:
+      return size.x() + size.y();
+    case GeomType::Cylinder:
+      return std::hypot(size.x(), size.y());
+    case GeomType::Box:
+    case GeomType::Ellipsoid:
+      return size.norm();
+    case GeomType::Mesh: {
+      double reach = 0;
+      for (const Vec3& v : m.geom_hull_vertices[geom]) reach = std::max(reach, v.norm());
+      return reach;
+    }
+    case GeomType::Plane:
+    case GeomType::Terrain:
+      break;
+  }
+  return 0;
+}
+
+// The terrain under a geom as a plane: its point under the geom's centre and the terrain's
+// normal there, six inputs the generated code's query fills (program.h, TerrainProbe). The
+// geom collides with this tangent plane as with a floor.
+GeomPose terrain_plane(Context& ctx, const GeomPair& pair) {
+  const Model& m = ctx.model;
+  TerrainProbe probe;
+  probe.geom = pair.b;
+  probe.terrain_geom = pair.a;
+  probe.sim_body = m.geom_sim[pair.b];
+  probe.offset = m.geom_pose[pair.b].pos;
+  if (probe.sim_body >= 0) probe.offset -= ctx.bodies[probe.sim_body].minus.com_local;
+  probe.reach = geom_reach(m, pair.b);
+  probe.input = static_cast<int>(ctx.terrain.size());
+  const std::string prefix = "terrain" + std::to_string(ctx.terrain_probes.size()) + "_";
+  ctx.terrain_probes.push_back(probe);
+  V3 point, normal;
+  for (int i = 0; i < 3; ++i) point[i] = ctx.g.variable(prefix + "point" + std::to_string(i));
+  for (int i = 0; i < 3; ++i) normal[i] = ctx.g.variable(prefix + "normal" + std::to_string(i));
+  for (const V3* v : {&point, &normal}) ctx.terrain.insert(ctx.terrain.end(), {v->x, v->y, v->z});
+  const auto [t1, t2] = tangent_basis(normal);
+  GeomPose plane;
+  plane.type = GeomType::Plane;
+  plane.center = point;
+  for (int r = 0; r < 3; ++r) plane.rot.m[r] = {t1[r], t2[r], normal[r]};
+  plane.size = Vec3(0, 0, 1);
+  return plane;
+}
+
+// The pair's slots with a's pose given per time (`pose_a`), appended to `out`; `suffix` is
+// added to their kind.
+template <class PoseA>
+void add_pair_slots(Context& ctx, const GeomPair& pair, PoseA pose_a, const std::string& suffix,
+                    std::vector<SlotGeometry>& out) {
+  const Model& m = ctx.model;
+  const auto [minus, plus] =
+      contact_points_of_step(pose_a(Time::Minus), geom_pose(ctx, pair.b, Time::Minus),
+                             pose_a(Time::Plus), geom_pose(ctx, pair.b, Time::Plus));
+  for (std::size_t k = 0; k < plus.size(); ++k) {
+    SlotGeometry s{pair, m.geom_sim[pair.a], m.geom_sim[pair.b], minus[k], plus[k], -1};
+    ContactSlot slot;
+    slot.geom_a = pair.a;
+    slot.geom_b = pair.b;
+    slot.kind =
+        contact_slot_kind(m.geom_type[pair.a], m.geom_type[pair.b], static_cast<int>(k)) + suffix;
+    s.slot = static_cast<int>(ctx.slots.size());
+    ctx.slots.push_back(slot);
+    out.push_back(s);
+  }
+}
+
 std::vector<SlotGeometry> slot_geometry(Context& ctx, const std::vector<GeomPair>& pairs) {
   const Model& m = ctx.model;
   std::vector<SlotGeometry> out;
   for (const GeomPair& pair : pairs) {
-    const auto [minus, plus] = contact_points_of_step(
-        geom_pose(ctx, pair.a, Time::Minus), geom_pose(ctx, pair.b, Time::Minus),
-        geom_pose(ctx, pair.a, Time::Plus), geom_pose(ctx, pair.b, Time::Plus));
-    for (std::size_t k = 0; k < plus.size(); ++k) {
-      SlotGeometry s{pair, m.geom_sim[pair.a], m.geom_sim[pair.b], minus[k], plus[k], -1};
-      ContactSlot slot;
-      slot.geom_a = pair.a;
-      slot.geom_b = pair.b;
-      slot.kind = contact_slot_kind(m.geom_type[pair.a], m.geom_type[pair.b], static_cast<int>(k));
-      s.slot = static_cast<int>(ctx.slots.size());
-      ctx.slots.push_back(slot);
-      out.push_back(s);
+    if (m.geom_type[pair.a] != GeomType::Terrain) {
+      add_pair_slots(
+          ctx, pair, [&](Time t) { return geom_pose(ctx, pair.a, t); }, "", out);
+    } else {
+      const GeomPose plane = terrain_plane(ctx, pair);
+      add_pair_slots(
+          ctx, pair, [&](Time) { return plane; }, "", out);
     }
     ++ctx.contact_pairs;
   }

@@ -114,6 +114,8 @@ class Context {
   std::vector<Expr> friction_w;  // grows with frictional contacts
   std::vector<Expr> friction_w_exact;
   Expr h;
+  std::vector<Expr> terrain;  // grows with terrain probes (ResidualProgram::terrain)
+  std::vector<TerrainProbe> terrain_probes;
   std::vector<ParamInfo> param_info;
 
   std::vector<BodyState> bodies;                    // [nsim]

@@ -459,6 +459,7 @@ Vector KernelPoint::base() const {
   for (const Vector* v : {&q_minus, &u_minus, &u_plus, &lambda, &ctrl, &params})
     out.insert(out.end(), v->begin(), v->end());
   out.push_back(h);
+  out.insert(out.end(), terrain.begin(), terrain.end());
   return out;
 }
 
@@ -495,6 +496,13 @@ KernelPoint random_kernel_point(const ResidualProgram& prog, std::mt19937_64& rn
   for (std::size_t i = 0; i < prog.params.size(); ++i)
     p.params.push_back(prog.param_info[i].value * (1 + 0.1 * unit(rng)));
   p.h = 0.01 + 0.04 * positive(rng);
+  // A terrain plane per probe (the query's output is data to the kernels; any plane is a
+  // valid point): near z = 0, tilted by up to ~0.1 rad.
+  for (std::size_t k = 0; k < prog.terrain_probes.size(); ++k) {
+    const Vec3 normal = Vec3(0.1 * unit(rng), 0.1 * unit(rng), 1).normalized();
+    for (int i = 0; i < 3; ++i) p.terrain.push_back(0.01 * unit(rng));
+    p.terrain.insert(p.terrain.end(), normal.data(), normal.data() + 3);
+  }
   const Vector residual = Evaluator(prog).run("residual", p);
   const Slice* w = prog.kernel("residual").output("friction_w");
   p.friction_w.assign(residual.begin() + w->offset, residual.begin() + w->offset + w->size);

@@ -44,7 +44,8 @@ class KernelBuilder {
                                                                      {"lambda", &ctx_.lambda},
                                                                      {"ctrl", &ctx_.ctrl},
                                                                      {"params", &ctx_.params},
-                                                                     {"h", &h}};
+                                                                     {"h", &h},
+                                                                     {"terrain", &ctx_.terrain}};
     for (const auto& [group, values] : base) append_input(k, group, *values);
     for (const auto& [group, values] : extra) append_input(k, group, *values);
     prog_.kernels.push_back(std::move(k));

@@ -31,6 +31,8 @@ void fill_metadata(Context& ctx, ResidualProgram& prog) {
   prog.ctrl = ctx.ctrl;
   prog.params = ctx.params;
   prog.h = ctx.h;
+  prog.terrain = ctx.terrain;
+  prog.terrain_probes = ctx.terrain_probes;
   prog.friction_w = ctx.friction_w;
   prog.param_info = ctx.param_info;
   prog.blocks.push_back({"dynamics", 0, 6 * ctx.model.nsim});

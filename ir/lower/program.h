@@ -10,6 +10,9 @@
 //   ctrl    [nu]      actuator controls
 //   params  [nparam]  physical parameters θ (empty when LowerOptions::fold_params)
 //   h       [1]       the step
+//   terrain [18·nprobe] per terrain probe: the corners and vertex normals of the terrain's
+//                     triangle under it (filled by the solver's terrain query at the
+//                     substep's start and end: codegen/solver/talon_newton.h)
 // Residual layout (the stacked r = [r_dyn; r_con]):
 //   r_dyn   [6·nsim]  M̃(u⁺ − ũ) − Σ Jᵀλ, per body: 3 linear, 3 angular rows
 //   r_con   [nrows]   constraint rows, every one in velocity units, blocks in the order
@@ -21,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "common/math.h"
 #include "ir/expr.h"
 #include "ir/function.h"
 
@@ -55,6 +59,25 @@ struct ContactSlot {
   int normal_row = -1;           // constraint row (lambda index)
   int friction_row = -1;         // first of two friction rows, -1 when frictionless
   int friction_index = -1;       // index into the friction weights W, -1 when frictionless
+};
+
+// A geom standing on a terrain. The generated code's terrain query finds the terrain's
+// surface under the geom's centre (`offset` from its sim body's centre of mass, in the sim
+// frame): the point of the triangle under it and the normal there, interpolated from the
+// triangle's vertex normals (continuous across edges); it writes them to the kInputs
+// `terrain` inputs from `input`, and the pair's slots measure the geom against that tangent
+// plane (ir/lower/contacts.cpp). The query runs at the substep's start and again at the
+// solution's end until the plane under the geom stays put (codegen/solver/talon_newton.h,
+// talon_terrain_settle).
+struct TerrainProbe {
+  static constexpr int kInputs = 6;  // point, then unit normal (world frame)
+
+  int geom = -1;          // the geom on the terrain
+  int terrain_geom = -1;  // the terrain
+  int sim_body = -1;      // the geom's sim body
+  Vec3 offset = Vec3::Zero();
+  double reach = 0;  // the geom's largest distance from its centre (how far a tilt moves it)
+  int input = 0;     // index of its first entry in `terrain`
 };
 
 struct ParamInfo {
@@ -99,6 +122,7 @@ struct ResidualProgram {
   // Inputs (Var exprs of `graph`).
   std::vector<Expr> q_minus, u_minus, u_plus, lambda, ctrl, params;
   Expr h;
+  std::vector<Expr> terrain;  // [TerrainProbe::kInputs · terrain_probes.size()]
   // Extra inputs of some kernels.
   std::vector<Expr> friction_w;                    // [nfriction] frozen W (jhat, c_diag, diag_a)
   std::vector<Expr> tangent_u, tangent_lambda;     // jvp_exact
@@ -109,6 +133,7 @@ struct ResidualProgram {
   std::vector<RowBlock> blocks;         // dynamics, joint, limit, contact_normal, friction, servo
   std::vector<ConstraintRowInfo> rows;  // [nrows]
   std::vector<ContactSlot> slots;
+  std::vector<TerrainProbe> terrain_probes;
   std::vector<double> reference_q;  // [7·nsim] the Model's reference configuration
   // Structural non-zeros of jhat (row = constraint row, col = u_plus index), the order of
   // the jhat kernel's outputs.

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "frontend/compile.h"
@@ -280,4 +282,35 @@ TEST_CASE("without scene options a model is as its file says") {
   CHECK(plain.nu == 0);
   CHECK(geom_named(plain, "ground") == -1);
   CHECK(plain.qpos0[2] == 0);  // the root link starts at the world origin
+}
+
+TEST_CASE("a terrain that cannot be stood on is one error naming the file") {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / "talon-test-scene-terrain";
+  std::filesystem::create_directories(dir);
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  };
+  LoadOptions options;
+  options.floating_base = true;
+  SECTION("a missing file") {
+    options.terrain = (dir / "no_such_terrain.obj").string();
+    const Expected<Model> model = load_model(kUrdf, options);
+    CHECK(only_error(model.diagnostics()).find("no_such_terrain.obj") != std::string::npos);
+  }
+  SECTION("faces wound clockwise seen from above: none faces up") {
+    options.terrain =
+        write("upside_down.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 3 2\nf 1 4 3\n");
+    const Expected<Model> model = load_model(kUrdf, options);
+    const std::string error = only_error(model.diagnostics());
+    CHECK(error.find("upside_down.obj") != std::string::npos);
+    CHECK(error.find("no triangle of the terrain faces up") != std::string::npos);
+  }
+  SECTION("the same faces wound counter-clockwise load") {
+    options.terrain =
+        write("right_way_up.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 3 4\n");
+    const Model model = load_ok(kUrdf, options);
+    CHECK(std::count(model.geom_type.begin(), model.geom_type.end(), GeomType::Terrain) == 1);
+  }
 }

@@ -11,14 +11,22 @@
 
 #include "frontend/compile.h"
 #include "frontend/load.h"
+#include "frontend/scene_options.h"
 #include "runtime/simulator.h"
 
 namespace talon::testing {
 
-inline Model model_from_mjcf(const std::string& xml, const std::string& name = "test.xml") {
+// The model of an MJCF text, with the scene options `scene` added when given.
+inline Model model_from_mjcf(const std::string& xml, const std::string& name = "test.xml",
+                             const LoadOptions* scene = nullptr) {
   Expected<ModelSpec> spec = read_mjcf_string(xml, name, {});
   INFO(spec.diagnostics().format());
   REQUIRE(spec.ok());
+  if (scene) {
+    spec = with_scene_options(std::move(*spec), *scene);
+    INFO(spec.diagnostics().format());
+    REQUIRE(spec.ok());
+  }
   Expected<Model> model = compile_model(*spec);
   INFO(model.diagnostics().format());
   REQUIRE(model.ok());

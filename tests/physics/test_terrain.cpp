@@ -1,0 +1,226 @@
+// Geoms on a triangle-mesh terrain (LoadOptions::terrain, the CLI's --terrain): the step
+// measures each geom against the terrain's tangent plane under it, queried by the generated
+// code and settled at the step's end (codegen/solver/talon_newton.h, talon_terrain_settle).
+// Checked against the exact distance from the geoms to the mesh (brute force here).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <numbers>
+
+#include "frontend/compile.h"
+#include "frontend/scene_options.h"
+#include "height_field.h"
+#include "runtime/runtime_fixtures.h"
+
+namespace talon {
+namespace {
+
+constexpr double kH = 0.1;
+
+// A height field z = height(x, y) over [-extent, extent]² as `cells`² squares.
+template <class Height>
+mesh::TriangleMesh height_field(int cells, double extent, Height height) {
+  mesh::TriangleMesh out;
+  testing::height_field(cells, cells, -extent, -extent, 2 * extent / cells, height, out.vertices,
+                        out.faces);
+  return out;
+}
+
+// The mesh as an OBJ file in the test's temporary directory.
+std::string write_obj(const mesh::TriangleMesh& terrain, const std::string& name) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "talon-test-terrain";
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path path = dir / name;
+  std::ofstream out(path);
+  out.precision(17);
+  for (const Vec3& v : terrain.vertices)
+    out << "v " << v.x() << ' ' << v.y() << ' ' << v.z() << '\n';
+  for (const auto& f : terrain.faces)
+    out << "f " << f[0] + 1 << ' ' << f[1] + 1 << ' ' << f[2] + 1 << '\n';
+  return path.string();
+}
+
+// Ericson, Real-Time Collision Detection §5.1.5: the point of triangle abc closest to p.
+Vec3 closest_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 ab = b - a, ac = c - a, ap = p - a;
+  const double d1 = ab.dot(ap), d2 = ac.dot(ap);
+  if (d1 <= 0 && d2 <= 0) return a;
+  const Vec3 bp = p - b;
+  const double d3 = ab.dot(bp), d4 = ac.dot(bp);
+  if (d3 >= 0 && d4 <= d3) return b;
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + d1 / (d1 - d3) * ab;
+  const Vec3 cp = p - c;
+  const double d5 = ab.dot(cp), d6 = ac.dot(cp);
+  if (d6 >= 0 && d5 <= d6) return c;
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + d2 / (d2 - d6) * ac;
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0)
+    return b + (d4 - d3) / ((d4 - d3) + (d5 - d6)) * (c - b);
+  const double denom = 1 / (va + vb + vc);
+  return a + ab * (vb * denom) + ac * (vc * denom);
+}
+
+// Signed distance from p to the terrain: negative below it (under the closest triangle's
+// face).
+double distance_to_terrain(const mesh::TriangleMesh& terrain, const Vec3& p) {
+  double best = INFINITY, sign = 1;
+  for (const auto& f : terrain.faces) {
+    const Vec3 &a = terrain.vertices[f[0]], &b = terrain.vertices[f[1]],
+               &c = terrain.vertices[f[2]];
+    const Vec3 q = closest_on_triangle(p, a, b, c);
+    const double d = (p - q).norm();
+    if (d < best) {
+      best = d;
+      sign = (p - q).dot((b - a).cross(c - a)) < 0 ? -1 : 1;
+    }
+  }
+  return sign * best;
+}
+
+// The height of the terrain straight under p (a height field: the face whose projection
+// holds p's x, y), or -inf where none does.
+double height_under(const mesh::TriangleMesh& terrain, const Vec3& p) {
+  for (const auto& f : terrain.faces) {
+    const Vec3 &a = terrain.vertices[f[0]], &b = terrain.vertices[f[1]],
+               &c = terrain.vertices[f[2]];
+    const double det = (b.x() - a.x()) * (c.y() - a.y()) - (c.x() - a.x()) * (b.y() - a.y());
+    const double lb = ((p.x() - a.x()) * (c.y() - a.y()) - (c.x() - a.x()) * (p.y() - a.y())) / det;
+    const double lc = ((b.x() - a.x()) * (p.y() - a.y()) - (p.x() - a.x()) * (b.y() - a.y())) / det;
+    if (lb >= 0 && lc >= 0 && lb + lc <= 1)
+      return a.z() + lb * (b.z() - a.z()) + lc * (c.z() - a.z());
+  }
+  return -INFINITY;
+}
+
+// The largest angle between a vertex's normal (the angle-weighted mean of its faces' normals,
+// as codegen/terrain_bvh.cpp makes it) and the normal of a face around the vertex.
+double largest_normal_spread(const mesh::TriangleMesh& terrain) {
+  std::vector<Vec3> vertex_normal(terrain.vertices.size(), Vec3::Zero());
+  std::vector<Vec3> face_normal;
+  for (const auto& f : terrain.faces) {
+    const Vec3 n = (terrain.vertices[f[1]] - terrain.vertices[f[0]])
+                       .cross(terrain.vertices[f[2]] - terrain.vertices[f[0]])
+                       .normalized();
+    face_normal.push_back(n);
+    for (int i = 0; i < 3; ++i) {
+      const Vec3 e1 = terrain.vertices[f[(i + 1) % 3]] - terrain.vertices[f[i]];
+      const Vec3 e2 = terrain.vertices[f[(i + 2) % 3]] - terrain.vertices[f[i]];
+      vertex_normal[f[i]] += std::acos(e1.normalized().dot(e2.normalized())) * n;
+    }
+  }
+  double spread = 0;
+  for (size_t t = 0; t < terrain.faces.size(); ++t)
+    for (const int v : terrain.faces[t])
+      spread = std::max(
+          spread, std::acos(std::min(1.0, vertex_normal[v].normalized().dot(face_normal[t]))));
+  return spread;
+}
+
+Model on_terrain(const std::string& xml, const LoadOptions& options) {
+  return testing::model_from_mjcf(xml, "terrain_test.xml", &options);
+}
+
+int substeps(const runtime::WorldBatch& w) {
+  return static_cast<int>(w.stats_of(0)[codegen::kStatSubsteps]);
+}
+
+int newton_iterations(const runtime::WorldBatch& w) {
+  return static_cast<int>(w.stats_of(0)[codegen::kStatNewtonIterations]);
+}
+
+}  // namespace
+
+TEST_CASE("a ball dropped into a hollow of a triangle-mesh terrain comes to rest on it at h = 0.1",
+          "[physics][contact][terrain]") {
+  // Hollows of z = 0.05 (cos(2πx) + cos(2πy)) at x, y = ±0.5, a vertex at each bottom:
+  // curvature radius 1/(0.05 (2π)²) = 0.5 m, larger than the ball's 0.1 m, so the ball
+  // rests at the bottom on one point, its centre at (0.5, 0.5, -0.1 + 0.1).
+  const double pi = std::numbers::pi;
+  const mesh::TriangleMesh terrain = height_field(40, 1.0, [&](double x, double y) {
+    return 0.05 * (std::cos(2 * pi * x) + std::cos(2 * pi * y));
+  });
+  LoadOptions options;
+  options.terrain = write_obj(terrain, "hollows.obj");
+  const double radius = 0.1;
+  const Simulator sim = testing::make_simulator(on_terrain(R"(
+    <mujoco model="ball_on_terrain"><worldbody>
+      <body name="ball" pos="0.47 0.52 0.6"><freejoint/>
+        <geom type="sphere" size="0.1" mass="1"/></body>
+    </worldbody></mujoco>)",
+                                                           options));
+  REQUIRE(sim.program().terrain_probes.size() == 1);
+  runtime::WorldBatch w = sim.make_worlds(1);
+  double lowest_bottom = INFINITY, lowest = INFINITY;
+  for (int k = 0; k < 100; ++k) {  // 10 s: it lands at 3 m/s, then rolls about the bottom
+    sim.step(w, kH);
+    REQUIRE((w.status[0] & runtime::kWorldFailed) == 0);
+    CHECK(substeps(w) == 1);
+    const Vec3 c = testing::com(w, 0, 0);
+    lowest_bottom = std::min(lowest_bottom, c.z() - radius - height_under(terrain, c));
+    lowest = std::min(lowest, distance_to_terrain(terrain, c) - radius);
+  }
+  // The ball's lowest point never dips below the terrain under it by more than the resting
+  // depth of hard contact (κ_n h² g ≤ 1e-5 m, test_contact.cpp) plus the planes' settling
+  // tolerance (tolerance × h = 1e-7 m).
+  CHECK(lowest_bottom > -2e-5);
+  // The ball stands on a surface whose normals are smoothed across the facets (vertex normals
+  // interpolated, talon_terrain.h), so it may overlap a facet next to its contact by
+  // r (1 − cos α), α the largest angle between a vertex normal and a face around the vertex
+  // (0.069 rad at a bottom: 2.4e-4 m on this 5 cm mesh). Not more.
+  const double smoothing = radius * (1 - std::cos(largest_normal_spread(terrain)));
+  INFO("overlap allowance from the smoothed normals " << smoothing << " m");
+  CHECK(lowest > -(2e-5 + smoothing));
+  // at rest at the bottom of the hollow (the implicit step damps the rolling)
+  const Vec3 end = testing::com(w, 0, 0);
+  CHECK((end - Vec3(0.5, 0.5, 0)).norm() < 1e-4);
+  CHECK(testing::velocity(w, 0, 0).norm() < 1e-3);
+}
+
+TEST_CASE("the URDF three-wheeler drives across a bumpy 10k-triangle terrain at h = 0.1",
+          "[physics][robot][terrain]") {
+  // 5 × 5 m, 72² cells of two triangles (10 368), 0.24 m of relief in gentle bumps.
+  const mesh::TriangleMesh terrain = height_field(72, 2.5, [](double x, double y) {
+    return 0.06 * (std::sin(1.2 * x) + std::cos(0.9 * y)) + 0.02 * std::sin(3.1 * x + 1.7 * y);
+  });
+  REQUIRE(terrain.faces.size() >= 10000);
+  LoadOptions options;
+  options.floating_base = true;
+  options.terrain = write_obj(terrain, "bumps.obj");
+  options.base_pos =
+      Vec3(-1.0, 0, 0.08 + 0.06 * (std::sin(-1.2) + 1) + 0.02 * std::sin(-3.1) + 0.02);
+  for (const char* joint : {"left_wheel_joint", "right_wheel_joint"})
+    options.servos.push_back({joint, ActuatorType::Velocity, 10});
+  const Simulator sim =
+      testing::make_simulator(testing::shipped_model("three_wheeler.urdf", options));
+  runtime::WorldBatch w = sim.make_worlds(1);
+  for (const char* joint : {"left_wheel_joint", "right_wheel_joint"})
+    w.ctrl_of(0)[sim.model().find_actuator(joint)] = 5;  // 0.4 m/s
+  const Vec3 start = testing::com(w, 0, 0);
+  int newton = 0, split = 0;
+  const int steps = 50;  // 5 s
+  double lowest_gap = INFINITY;
+  for (int k = 0; k < steps; ++k) {
+    sim.step(w, kH);
+    REQUIRE((w.status[0] & runtime::kWorldFailed) == 0);
+    newton += newton_iterations(w);
+    split += substeps(w) > 1;
+    if (k > 2) lowest_gap = std::min(lowest_gap, testing::smallest(sim.contact_gaps(w, 0)));
+  }
+  const Vec3 end = testing::com(w, 0, 0);
+  INFO("from " << start.transpose() << " to " << end.transpose() << ", mean Newton "
+               << double(newton) / steps << ", split " << split);
+  CHECK(end.allFinite());
+  CHECK(end.x() - start.x() > 1.5);            // 0.4 m/s for 5 s, less the start
+  CHECK(std::abs(end.y() - start.y()) < 0.3);  // roughly straight
+  CHECK(split == 0);
+  CHECK(double(newton) / steps <= 12);
+  CHECK(lowest_gap > -1e-3);  // not sinking into the terrain
+  // the chassis stays above the terrain under it by about its ride height
+  CHECK(distance_to_terrain(terrain, end) > 0.05);
+}
+
+}  // namespace talon
