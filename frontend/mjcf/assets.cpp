@@ -1,6 +1,7 @@
-// <asset>: only meshes matter to Talon: each mesh file is read (frontend/mesh), scaled, and
-// the solid it bounds gives the mass properties of the geoms that use it. Textures,
-// materials, skins and height fields are accepted and left alone.
+// <asset>: meshes and height fields matter to Talon. Each mesh file is read (frontend/mesh),
+// scaled, and the solid it bounds gives the mass properties of the geoms that use it; height
+// fields become terrains (frontend/mjcf/hfield.cpp). Textures, materials and skins are
+// accepted and left alone.
 #include <filesystem>
 
 #include "frontend/mesh/convex_hull.h"
@@ -15,17 +16,6 @@ namespace fs = std::filesystem;
 // MuJoCo names an unnamed mesh after its file, without directories and extension.
 std::string default_mesh_name(const std::string& file) {
   return fs::path(file).stem().string();
-}
-
-// MuJoCo 2.2.2: file names are relative to meshdir, itself relative to the model's
-// directory unless absolute; strippath drops the directories the file names carry.
-std::string resolve_mesh_file(const ReaderContext& ctx, std::string file) {
-  if (ctx.compiler.strippath) file = fs::path(file).filename().string();
-  const fs::path path(file);
-  if (path.is_absolute()) return path.string();
-  const fs::path meshdir(ctx.compiler.meshdir);
-  const fs::path base = meshdir.is_absolute() ? meshdir : fs::path(ctx.model_dir) / meshdir;
-  return (base / path).lexically_normal().string();
 }
 
 // Reads the mesh file (an unreadable or empty one is an error); the scaled mesh's convex hull
@@ -85,10 +75,21 @@ void read_mesh(const XmlNode& node, ReaderContext& ctx) {
 
 }  // namespace
 
+std::string resolve_mesh_file(const ReaderContext& ctx, std::string file) {
+  if (ctx.compiler.strippath) file = fs::path(file).filename().string();
+  const fs::path path(file);
+  if (path.is_absolute()) return path.string();
+  const fs::path meshdir(ctx.compiler.meshdir);
+  const fs::path base = meshdir.is_absolute() ? meshdir : fs::path(ctx.model_dir) / meshdir;
+  return (base / path).lexically_normal().string();
+}
+
 void read_assets(ReaderContext& ctx) {
   for (int section : ctx.sections("asset"))
-    for (int child : ctx.tree[section].children)
+    for (int child : ctx.tree[section].children) {
       if (ctx.tree[child].name == "mesh") read_mesh(ctx.tree[child], ctx);
+      if (ctx.tree[child].name == "hfield") read_hfield(ctx.tree[child], ctx);
+    }
 }
 
 }  // namespace talon::mjcf

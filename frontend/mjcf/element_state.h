@@ -45,7 +45,7 @@ struct GeomState {
   Vec3 pos = Vec3::Zero();
   OrientationSpec orientation;
   std::string mesh;    // asset name
-  std::string hfield;  // asset name (unsupported)
+  std::string hfield;  // asset name (an hfield geom: frontend/mjcf/hfield.cpp)
 };
 
 enum class DynType { None, Integrator, Filter, Muscle, User };

@@ -10,7 +10,7 @@
 
 namespace talon::mjcf {
 
-// MJCF geom types (MuJoCo's mjtGeom order); hfield is read but unsupported by Talon.
+// MJCF geom types (MuJoCo's mjtGeom order); an hfield is read as a terrain (hfield.cpp).
 enum class MjcfGeomType { Plane, Hfield, Sphere, Capsule, Ellipsoid, Cylinder, Box, Mesh };
 
 // Volume of a primitive from MuJoCo's size convention; 0 for plane, hfield and mesh.

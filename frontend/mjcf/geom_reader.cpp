@@ -24,10 +24,32 @@ GeomType spec_geom_type(MjcfGeomType type) {
     case MjcfGeomType::Box:
       return GeomType::Box;
     case MjcfGeomType::Mesh:
-    case MjcfGeomType::Hfield:
       return GeomType::Mesh;
+    case MjcfGeomType::Hfield:
+      return GeomType::Terrain;
   }
   return GeomType::Mesh;
+}
+
+// An hfield geom's terrain (frontend/mjcf/hfield.cpp): static, so on the world body; its
+// sizes come from the asset.
+bool attach_hfield(ReaderContext& ctx, const XmlNode& node, const GeomState& state,
+                   GeomSpec& geom) {
+  if (geom.body >= 0) {
+    report(ctx.diag, node,
+           "unsupported: an hfield geom in a body (Talon's terrains belong to the world: put "
+           "it in <worldbody>)");
+    return false;
+  }
+  const auto field = ctx.hfields.find(state.hfield);
+  if (field == ctx.hfields.end()) {
+    report(ctx.diag, node,
+           state.hfield.empty() ? std::string("an hfield geom needs an 'hfield' attribute")
+                                : "unknown hfield '" + state.hfield + "'");
+    return false;
+  }
+  geom.terrain = hfield_terrain(field->second);
+  return true;
 }
 
 // How many leading sizes must be positive (MuJoCo's mjGEOMINFO).
@@ -152,10 +174,6 @@ void read_geom_element(ReaderContext& ctx, const XmlNode& node, int body, int bo
   apply_geom_attributes(node, state, ctx.diag);
   if (ctx.diag.error_count() > errors_before) return;  // one error per bad attribute is enough
   if (ctx.compiler.discardvisual && state.contype == 0 && state.conaffinity == 0) return;
-  if (state.type == MjcfGeomType::Hfield) {
-    report(ctx.diag, node, "unsupported: height field (hfield) geoms");
-    return;
-  }
   GeomSpec geom;
   read_string(node, "name", geom.name);
   geom.origin = origin_of(node);
@@ -166,6 +184,11 @@ void read_geom_element(ReaderContext& ctx, const XmlNode& node, int body, int bo
   geom.conaffinity = state.conaffinity;
   geom.condim = state.condim;
   geom.priority = state.priority;
+  if (state.type == MjcfGeomType::Hfield) {
+    if (attach_hfield(ctx, node, state, geom) && place_geom(ctx, node, state, geom))
+      ctx.spec.geoms.push_back(geom);
+    return;
+  }
   if (!attach_mesh(ctx, node, state, geom) || !place_geom(ctx, node, state, geom) ||
       !check_geom_sizes(ctx, node, state.type, geom.size))
     return;

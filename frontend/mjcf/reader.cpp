@@ -28,12 +28,13 @@
 //   <contact><exclude>             body1, body2
 //   <keyframe><key>                name, qpos, qvel, ctrl (time accepted)
 // Accepted and ignored (rendering, sensing, bookkeeping): <size>, <visual>, <statistic>,
-//   <custom>, <asset> textures/materials/skins/hfields, <site>, <camera>, <light>,
+//   <custom>, <asset> textures/materials/skins, <site>, <camera>, <light>,
 //   <sensor>. A mocap body is kept as a static body (with a note). Soft-contact
 //   parameters (solref, solimp, margin, gap, solmix, ...) are accepted with one
 //   note per model: Talon's contact is hard.
 // Unsupported (an "unsupported: ..." error with file:line): <tendon> contents, <equality>
-//   contents, <contact><pair>, <composite>, hfield geoms, primitive geoms fitted to meshes,
+//   contents, <contact><pair>, <composite>, PNG hfields, hfield geoms in a body,
+//   primitive geoms fitted to meshes,
 //   meshes without a file, the inertia of a non-convex mesh (give an <inertial>), springdamper,
 //   actuator transmissions other than joint, actuators on free/ball joints, activation
 //   dynamics, intvelocity/damper/cylinder/muscle/adhesion actuators, keyframe act/mpos/
@@ -85,7 +86,7 @@ Expected<ModelSpec> read_tree(const XmlTree& tree, const std::string& path, Diag
   spec.source_file = path;
   if (const std::string* name = tree.root().attribute("model")) spec.name = *name;
   ReaderContext ctx{tree, spec, diag, std::filesystem::path(path).parent_path().string(),
-                    {},   {},   {}};
+                    {},   {},   {},   {}};
   read_compiler(ctx);
   read_option(ctx);
   ctx.defaults.read(tree, ctx.sections("default"), diag);

@@ -44,6 +44,14 @@ struct MeshAsset {
   std::vector<Vec3> hull_vertices;  // scaled; empty when the mesh has no hull (flat)
 };
 
+// An <asset><hfield> (frontend/mjcf/hfield.cpp): nrow × ncol elevations, normalised to
+// [0, 1] as MuJoCo does, row major; size = radius_x, radius_y, elevation_z, base_z.
+struct HfieldAsset {
+  int nrow = 0, ncol = 0;
+  double size[4] = {0, 0, 0, 0};
+  std::vector<float> elevation;
+};
+
 struct ReaderContext {
   const XmlTree& tree;
   ModelSpec& spec;
@@ -52,6 +60,7 @@ struct ReaderContext {
   CompilerSettings compiler;
   DefaultClasses defaults;
   std::map<std::string, MeshAsset> meshes;
+  std::map<std::string, HfieldAsset> hfields;
 
   // The top-level elements named `section`, in document order (includes spliced).
   std::vector<int> sections(const std::string& section) const;
@@ -69,6 +78,12 @@ void read_world(ReaderContext& ctx);
 void read_contact_excludes(ReaderContext& ctx);
 void read_actuators(ReaderContext& ctx);
 void read_keyframes(ReaderContext& ctx);
+// <asset><hfield> into ctx.hfields; an hfield as a terrain mesh in its geom's frame.
+void read_hfield(const XmlNode& node, ReaderContext& ctx);
+mesh::TriangleMesh hfield_terrain(const HfieldAsset& field);
+// A mesh or hfield file name as MuJoCo resolves it: relative to meshdir, itself relative to
+// the model's directory unless absolute; strippath drops the directories.
+std::string resolve_mesh_file(const ReaderContext& ctx, std::string file);
 // compiler settotalmass: scales every body's mass and inertia (mj_setTotalmass).
 void apply_total_mass(ReaderContext& ctx);
 

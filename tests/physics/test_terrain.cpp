@@ -223,4 +223,29 @@ TEST_CASE("the URDF three-wheeler drives across a bumpy 10k-triangle terrain at 
   CHECK(distance_to_terrain(terrain, end) > 0.05);
 }
 
+TEST_CASE("a ball dropped on an MJCF hfield comes to rest on it at h = 0.1",
+          "[physics][contact][terrain][mjcf]") {
+  // A flat 3 × 3 hfield (nrow, ncol without a file: all zero, as in MuJoCo) at z = 0.3.
+  const Simulator sim = testing::make_simulator(testing::model_from_mjcf(R"(
+    <mujoco model="ball_on_hfield">
+      <asset><hfield name="pad" nrow="3" ncol="3" size="1 1 0.5 0.1"/></asset>
+      <worldbody>
+        <geom type="hfield" hfield="pad" pos="0 0 0.3"/>
+        <body name="ball" pos="0.1 -0.2 0.8"><freejoint/>
+          <geom type="sphere" size="0.1" mass="1"/></body>
+      </worldbody></mujoco>)"));
+  REQUIRE(sim.program().terrain_probes.size() == 1);
+  runtime::WorldBatch w = sim.make_worlds(1);
+  for (int k = 0; k < 20; ++k) {
+    sim.step(w, kH);
+    REQUIRE((w.status[0] & runtime::kWorldFailed) == 0);
+    CHECK(substeps(w) == 1);
+  }
+  // on the hfield's top, z = 0.3, by its radius, less the resting depth (≤ 1e-5 m)
+  const Vec3 end = testing::com(w, 0, 0);
+  CHECK(end.z() == Approx(0.4).margin(1e-5));
+  CHECK((end.head<2>() - Vec3(0.1, -0.2, 0).head<2>()).norm() < 1e-9);
+  CHECK(testing::velocity(w, 0, 0).norm() < 1e-6);
+}
+
 }  // namespace talon
