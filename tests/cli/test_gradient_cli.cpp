@@ -119,3 +119,17 @@ TEST_CASE("gradcheck --steps exits 1 above its tolerance") {
   CHECK(failing.status == 1);
   CHECK(failing.out.find("\"passed\":false") != std::string::npos);
 }
+
+// The README's rollout check, as it is written there: the three-wheeler's 20-step drive with
+// nudges of 1e-4 (docs/cli.md: at 1e-6 the nudged rollouts' convergence noise shows).
+TEST_CASE("gradcheck --steps: the README's check of the three-wheeler's drive passes") {
+  const std::string models = TALON_MODELS_DIR;
+  const CliResult r = run_talon("gradcheck " + models + "/three_wheeler_scene.xml --steps 20 " +
+                                "--dt 0.1 --ctrl " + models +
+                                "/three_wheeler_drive.csv --wrt controls --epsilon 1e-4 --json");
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(json_number(r.out, "max_rel_error") < 1e-2);
+  CHECK(json_number(r.out, "cosine") > 0.9999);
+  CHECK(json_number(r.out, "compared") == 40);
+}
