@@ -123,10 +123,9 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
   for (const auto& [field, size] : arrays)
     out << "  " << name << "_real " << field << "[" << size << "];\n";
   if (layout.nprobe > 0)
-    out << "  /* the terrain planes at a solution's end and their last change "
-           "(talon_terrain_settle) */\n"
+    out << "  /* the terrain inputs at a solution's end pose (talon_terrain_settle) */\n"
         << "  " << name << "_real terrain_next[" << ir::TerrainProbe::kInputs * layout.nprobe
-        << "], terrain_change[" << ir::TerrainProbe::kInputs * layout.nprobe << "];\n";
+        << "];\n";
   if (layout.resolve_split_steps)
     out << "  /* the split step's end (its last substep's start, the sum of its impulses) */\n"
         << "  " << name << "_real split_q[" << nq << "], split_u[" << nv << "], split_lambda["

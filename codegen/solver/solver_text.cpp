@@ -29,6 +29,9 @@ constexpr std::string_view kNewton =
 constexpr std::string_view kAdjoint =
 #include "codegen/solver/talon_adjoint.h"
     ;
+constexpr std::string_view kTerrainPatch =
+#include "codegen/solver/talon_terrain_patch.h"
+    ;
 constexpr std::string_view kTerrain =
 #include "codegen/solver/talon_terrain.h"
     ;
@@ -63,7 +66,8 @@ const std::string& solver_loop_text() {
 }
 
 const std::string& solver_terrain_text() {
-  static const std::string text = std::string(strip_markers(kTerrain));
+  static const std::string text =
+      std::string(strip_markers(kTerrainPatch)) + "\n" + std::string(strip_markers(kTerrain));
   return text;
 }
 

@@ -451,87 +451,99 @@ static TALON_CALLABLE void talon_terrain_probe(const talon_real* q, int k, talon
   c[2] = x[2] + d[2] + w * t[2] + (v[0] * t[1] - v[1] * t[0]);
 }
 
-/* Terrain (ir/lower/program.h, TerrainProbe): every probe's tangent plane of the terrain at
- * pose q — the surface point under the probe's centre and the normal there
- * (talon_terrain_surface, talon_terrain.h) — into planes[TALON_TERRAIN_DATA ·
- * TALON_NTERRAIN_PROBES]. Returns the largest change from the planes in ws->in that a
- * probe's geom can feel (m): the plane's height under the probe plus its turn times the
- * geom's reach. */
-static TALON_CALLABLE talon_real talon_terrain_planes(const talon_workspace* ws,
-                                                      const talon_real* q, talon_real* planes) {
+/* The plane a probe's inputs (TALON_TERRAIN_DATA numbers: c_q, point, normal, ∂normal/∂c)
+ * give at centre c: the twin of ir/lower/contacts.cpp's terrain_plane (the distance below c
+ * and the normal to second order about c_q). */
+static TALON_CALLABLE void talon_terrain_model(const talon_real* in, const talon_real c[3],
+                                               talon_real point[3], talon_real normal[3]) {
+  talon_real moved[3], turn[3], length2 = 0, inverse, distance = 0;
+  int i, j;
+  for (j = 0; j < 3; ++j) moved[j] = c[j] - in[j];
+  for (i = 0; i < 3; ++i) {
+    turn[i] = 0;
+    for (j = 0; j < 3; ++j) turn[i] += in[9 + 3 * i + j] * moved[j];
+    normal[i] = in[6 + i] + turn[i];
+    length2 += normal[i] * normal[i];
+    distance += in[6 + i] * (in[i] - in[3 + i] + moved[i]) + (talon_real)0.5 * moved[i] * turn[i];
+  }
+  inverse = length2 > TALON_TINY ? 1 / TALON_SQRT(length2) : 0;
+  for (i = 0; i < 3; ++i) {
+    normal[i] *= inverse;
+    point[i] = c[i] - distance * normal[i];
+  }
+}
+
+/* A probe's inputs at centre c (layout as talon_terrain_model): the terrain's plane there
+ * over the two triangles it needs (talon_terrain_select, talon_terrain_plane) and the rate
+ * at which its normal turns with c, by central differences over those same triangles, on
+ * which the plane is a smooth function of c (step ε: truncation ε²/6 of the third
+ * derivative, rounding ε_mach/ε), made symmetric: it is the Hessian of the distance to the
+ * surface (ir/lower/contacts.cpp, terrain_plane). */
+static TALON_CALLABLE void talon_terrain_inputs(const talon_real c[3], talon_real* in) {
+  const talon_real step = sizeof(talon_real) == 4 ? (talon_real)3e-3 : (talon_real)1e-5;
+  talon_real triangles[36], shifted[3], point[3], n_plus[3], n_minus[3], rate[9];
+  int i, j;
+  talon_terrain_select(c, triangles);
+  talon_copy(in, c, 3);
+  talon_terrain_plane(triangles, c, in + 3, in + 6);
+  for (j = 0; j < 3; ++j) {
+    talon_copy(shifted, c, 3);
+    shifted[j] = c[j] + step;
+    talon_terrain_plane(triangles, shifted, point, n_plus);
+    shifted[j] = c[j] - step;
+    talon_terrain_plane(triangles, shifted, point, n_minus);
+    for (i = 0; i < 3; ++i) rate[3 * i + j] = (n_plus[i] - n_minus[i]) / (2 * step);
+  }
+  for (i = 0; i < 3; ++i)
+    for (j = 0; j < 3; ++j) in[9 + 3 * i + j] = (rate[3 * i + j] + rate[3 * j + i]) / 2;
+}
+
+/* Terrain (ir/lower/program.h, TerrainProbe): every probe's inputs at pose q
+ * (talon_terrain_inputs) into inputs[TALON_TERRAIN_DATA · TALON_NTERRAIN_PROBES]. Returns the
+ * largest change from the inputs in ws->in that a probe's geom can feel at q (m): between the
+ * plane the old inputs carry to the probe (talon_terrain_model) and the terrain's plane
+ * there, the height under the probe plus the turn times the geom's reach. */
+static TALON_CALLABLE talon_real talon_terrain_choose(const talon_workspace* ws,
+                                                      const talon_real* q, talon_real* inputs) {
   talon_real change = 0;
   int k, i;
   for (k = 0; k < TALON_NTERRAIN_PROBES; ++k) {
     const talon_real* old = ws->in + TALON_IN_TERRAIN + TALON_TERRAIN_DATA * k;
-    talon_real* plane = planes + TALON_TERRAIN_DATA * k;
-    talon_real c[3], height_old = 0, height_new = 0, turn = 0;
+    talon_real* in = inputs + TALON_TERRAIN_DATA * k;
+    talon_real c[3], p_old[3], n_old[3], height = 0, turn = 0;
     talon_terrain_probe(q, k, c);
-    for (i = 0; i < 3; ++i) height_old += old[3 + i] * (c[i] - old[i]);
-    talon_terrain_tangent(c, plane, plane + 3);
+    talon_terrain_inputs(c, in);
+    talon_terrain_model(old, c, p_old, n_old);
     for (i = 0; i < 3; ++i) {
-      height_new += plane[3 + i] * (c[i] - plane[i]);
-      turn += (plane[3 + i] - old[3 + i]) * (plane[3 + i] - old[3 + i]);
+      height += in[6 + i] * (c[i] - in[3 + i]) - n_old[i] * (c[i] - p_old[i]);
+      turn += (in[6 + i] - n_old[i]) * (in[6 + i] - n_old[i]);
     }
-    change = TALON_FMAX(change, TALON_FABS(height_new - height_old) +
-                                    TALON_SQRT(turn) * talon_terrain_probe_reach[k]);
+    change = TALON_FMAX(change, TALON_FABS(height) + TALON_SQRT(turn) * talon_terrain_probe_reach[k]);
   }
   return change;
 }
 
-/* Aitken's extrapolation of the planes' fixed point (talon_terrain_settle): per probe, with
- * d the change the re-query brings now and d' the one before, ρ = d·d'/d'·d' is the rate at
- * which the changes shrink (negative where they alternate: a ball that lands further down a
- * steeper slope meets a flatter one there), and the limit of the series is in + d/(1 − ρ)
- * (the normal made unit again). Where the changes alternate, −1 < ρ < 0, that only damps
- * them (a ball landing at 3 m/s: ρ = −0.6); where they keep their sign it is trusted up to
- * ρ = 1/2, a step twice the re-query's; else the plain re-query. `next` holds the re-queried planes; they are replaced by the extrapolated ones. */
-static TALON_CALLABLE void talon_terrain_extrapolate(const talon_workspace* ws, talon_real* next) {
-  int k, i;
-  for (k = 0; k < TALON_NTERRAIN_PROBES; ++k) {
-    const talon_real* in = ws->in + TALON_IN_TERRAIN + TALON_TERRAIN_DATA * k;
-    const talon_real* before = ws->terrain_change + TALON_TERRAIN_DATA * k;
-    talon_real* plane = next + TALON_TERRAIN_DATA * k;
-    talon_real d[TALON_TERRAIN_DATA], along = 0, length2 = 0, rate, norm = 0;
-    for (i = 0; i < TALON_TERRAIN_DATA; ++i) {
-      d[i] = plane[i] - in[i];
-      along += d[i] * before[i];
-      length2 += before[i] * before[i];
-    }
-    rate = length2 > TALON_TINY ? along / length2 : 0;
-    if (!(rate > -1 && rate <= (talon_real)0.5)) continue;
-    for (i = 0; i < TALON_TERRAIN_DATA; ++i) plane[i] = in[i] + d[i] / (1 - rate);
-    for (i = 3; i < 6; ++i) norm += plane[i] * plane[i];
-    norm = TALON_SQRT(norm);
-    for (i = 3; i < 6; ++i) plane[i] /= norm;
-  }
-}
-
-/* The step measures each geom against the terrain's tangent plane under it at the substep's
- * start. A geom that moves on lands where that plane is no longer the terrain, so the planes
- * are queried again at the solution's end pose and, where one differs there by more than the
- * convergence tolerance allows (tolerance × h: a row's residual is a gap over h), the step is
- * solved again from its solution with the new planes, up to TALON_TERRAIN_ROUNDS times; the
- * solution then stands on the terrain under its own end pose. Still unsettled, the step is
- * reported unconverged (and so split). The rounds are a fixed-point iteration that contracts
- * by about h²gκ (the slope a body lands on turns with where it lands; κ the curvature: 0.16
- * for a ball in tests/physics/test_terrain.cpp's hollows at h = 0.1), so every second round
- * extrapolates to the limit (talon_terrain_extrapolate). Adds the extra Newton updates to
- * *newton, *pcr. Returns 0 when a solve fails. */
+/* The step measures each geom against the terrain's plane queried under it at the substep's
+ * start, carried to its pose to second order in the distance (ir/lower/contacts.cpp,
+ * terrain_plane). A geom that moves on lands where that is no longer the terrain's plane (the
+ * surface's higher-order change, or other triangles), so the planes are queried again at the solution's end pose
+ * and, where one differs there by more than the convergence tolerance allows (tolerance × h:
+ * a row's residual is a gap over h), the step is solved again from its solution with the new
+ * inputs, up to TALON_TERRAIN_ROUNDS times. The solution then stands on the terrain under its
+ * own end pose. Still unsettled, the step is reported unconverged (and so split). Adds the
+ * extra Newton updates to *newton, *pcr. Returns 0 when a solve fails. */
 static TALON_CALLABLE int talon_terrain_settle(talon_workspace* ws, talon_real h, int* newton,
                                                int* pcr) {
-  int round, i;
+  int round;
   for (round = 0;; ++round) {
     talon_normalize_quaternions(ws->best_q);
-    if (!(talon_terrain_planes(ws, ws->best_q, ws->terrain_next) >
+    if (!(talon_terrain_choose(ws, ws->best_q, ws->terrain_next) >
           (talon_real)TALON_TERRAIN_TOLERANCE * h))
       return 1;
     if (round == TALON_TERRAIN_ROUNDS) {
       ws->stats.converged = 0;
       return 1;
     }
-    if (round % 2 == 1) talon_terrain_extrapolate(ws, ws->terrain_next);
-    for (i = 0; i < TALON_NTERRAIN_INPUTS; ++i)
-      ws->terrain_change[i] = ws->terrain_next[i] - ws->in[TALON_IN_TERRAIN + i];
     talon_copy(ws->in + TALON_IN_TERRAIN, ws->terrain_next, TALON_NTERRAIN_INPUTS);
     if (!talon_solve(ws, TALON_START_RESUME)) return 0;
     *newton += ws->stats.newton_iterations;
@@ -551,7 +563,7 @@ static TALON_CALLABLE int talon_solve_substep(talon_workspace* ws, const talon_r
   talon_copy(ws->in + TALON_IN_U_MINUS, u, TALON_NV);
   ws->in[TALON_IN_H] = h;
 #if TALON_NTERRAIN_PROBES > 0
-  talon_terrain_planes(ws, q, ws->in + TALON_IN_TERRAIN);
+  talon_terrain_choose(ws, q, ws->in + TALON_IN_TERRAIN);
 #endif
   if (!talon_solve(ws, start)) return 0;
 #if TALON_NTERRAIN_PROBES > 0

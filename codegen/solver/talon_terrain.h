@@ -176,14 +176,13 @@ static TALON_CALLABLE void talon_terrain_query(const talon_real probe[3], talon_
   talon_terrain_normal(probe, point, talon_terrain_nearest(probe, point), normal);
 }
 
-/* ---- The surface geoms stand on (codegen/solver/talon_newton.h, talon_terrain_planes) ----
+/* ---- The surface geoms stand on (codegen/solver/talon_newton.h, talon_terrain_choose) --
  * Seen from above the terrain is a height field: under a geom's centre lies one triangle (the
- * highest at or below it; else the lowest above). The geom stands on the tangent plane there:
- * through the triangle's point under the centre, with the normal interpolated from the
- * triangle's vertex normals by the same barycentric coordinates, n = sum l_i n_i / |...|.
- * The vertex normals are shared between triangles, so the normal turns continuously as the
- * centre crosses an edge, and the plane is a continuous function of where the geom is: a
- * wheel rolls over the facets without a jolt. TALON_TERRAIN_DATA (6) numbers: point, normal. */
+ * highest at or below it; else the lowest above). Its surface there is the triangle's C¹
+ * patch (talon_terrain_patch.h), whose normal turns continuously as the centre crosses an
+ * edge, so a wheel rolls over the facets without a jolt. The geom stands on the tangent plane
+ * under its centre's foot (talon_terrain_plane), computed over the two triangles it needs
+ * (talon_terrain_select). */
 
 /* l = barycentric coordinates of p's (x, y) in the triangle data[0..8] seen from above. */
 static TALON_CALLABLE void talon_terrain_barycentric(const talon_real* data, const talon_real p[3],
@@ -198,7 +197,7 @@ static TALON_CALLABLE void talon_terrain_barycentric(const talon_real* data, con
   l[0] = 1 - l[1] - l[2];
 }
 
-/* Triangle t's corners and vertex normals, as the model's data. */
+/* Triangle t's corners and vertex normals, as the step's data. */
 static TALON_CALLABLE void talon_terrain_triangle_data(int t, talon_real* data) {
   int i;
   for (i = 0; i < 3; ++i) {
@@ -232,7 +231,7 @@ static TALON_CALLABLE int talon_terrain_better(const talon_real p[3], talon_real
 }
 
 /* The triangle under probe p; where no triangle lies under or over it (beyond the terrain's
- * edge), the triangle nearest it. */
+ * edge), the triangle facing up nearest it. */
 static TALON_CALLABLE int talon_terrain_under(const talon_real p[3]) {
   int stack[TALON_TERRAIN_STACK + 1];
   int top = 0, node = 0, best = -1, t;
@@ -256,50 +255,82 @@ static TALON_CALLABLE int talon_terrain_under(const talon_real p[3]) {
     if (top == 0) break;
     node = stack[--top];
   }
-  return best >= 0 ? best : talon_terrain_nearest(p, point);
+  if (best >= 0) return best;
+  best = talon_terrain_nearest(p, point);
+  if (talon_terrain_normals[3 * best + 2] > 0) return best;
+  /* beyond the terrain's edge beside a wall or an overhang: the nearest triangle that faces
+   * up (the plane's barycentric coordinates need one; the frontend makes sure there is one).
+   * A scan, on this rare path only. */
+  {
+    talon_real best_d2 = 0;
+    best = -1;
+    for (t = 0; t < TALON_TERRAIN_TRIANGLES; ++t)
+      if (talon_terrain_normals[3 * t + 2] > 0) {
+        const talon_real d2 = talon_terrain_triangle_closest(p, t, point);
+        if (best < 0 || d2 < best_d2) {
+          best = t;
+          best_d2 = d2;
+        }
+      }
+  }
+  return best;
 }
 
-/* The tangent plane under probe p: the point of the triangle under p (its nearest point
- * where p is beyond the terrain's edge) and the interpolated normal there. */
-static TALON_CALLABLE void talon_terrain_surface(const talon_real p[3], talon_real point[3],
-                                                 talon_real normal[3]) {
-  talon_real data[18], l[3], sum = 0, length;
-  int i, k;
-  talon_terrain_triangle_data(talon_terrain_under(p), data);
-  talon_terrain_barycentric(data, p, l);
+/* The surface over triangle `data` at x's (x, y): the point of its patch there
+ * (talon_terrain_patch, talon_terrain_patch.h) and the patch's unit normal. The patch goes on
+ * smoothly a little beyond the triangle's edges (the foot of a geom may lie over a
+ * neighbour); farther out, beyond the terrain's edge, it is taken at the nearest point at
+ * half a triangle out, so that the cubic is never evaluated far from its triangle. */
+static TALON_CALLABLE void talon_terrain_on_triangle(const talon_real* data, const talon_real x[3],
+                                                     talon_real point[3], talon_real normal[3]) {
+  const talon_real outside = (talon_real)-0.5;
+  talon_real l[3], sum = 0, slope[2], length;
+  int i;
+  talon_terrain_barycentric(data, x, l);
   for (i = 0; i < 3; ++i) {
-    l[i] = TALON_FMAX(l[i], (talon_real)0); /* onto the triangle, beyond the edge */
+    l[i] = TALON_FMAX(l[i], outside);
     sum += l[i];
   }
-  for (i = 0; i < 3; ++i) l[i] = sum > 0 ? l[i] / sum : (talon_real)(i == 0);
-  for (k = 0; k < 3; ++k) {
-    point[k] = 0;
-    normal[k] = 0;
-    for (i = 0; i < 3; ++i) {
-      point[k] += l[i] * data[3 * i + k];
-      normal[k] += l[i] * data[9 + 3 * i + k];
-    }
-  }
-  length = TALON_SQRT(talon_terrain_dot3(normal, normal));
-  for (k = 0; k < 3; ++k)
-    normal[k] = length > TALON_TINY ? normal[k] / length : (talon_real)(k == 2);
+  for (i = 0; i < 2; ++i)
+    point[i] = (l[0] * data[i] + l[1] * data[3 + i] + l[2] * data[6 + i]) / sum;
+  talon_terrain_patch(data, point, &point[2], slope);
+  length = TALON_SQRT(1 + slope[0] * slope[0] + slope[1] * slope[1]);
+  normal[0] = -slope[0] / length;
+  normal[1] = -slope[1] / length;
+  normal[2] = 1 / length;
 }
 
-/* The tangent plane a geom centred at c stands on: the surface under c (talon_terrain_surface)
- * gives a first plane; the surface is queried again under the foot of c on that plane,
- * f = c − ((c − p)·n) n, the point of the plane nearest c. On a slope θ the point under c
- * lies d·tan θ from where a geom at distance d touches, and a plane tangent there passes
- * under (over) the surface it rests on by about d²θ²κ/2 on a curvature κ (1.2e-4 m for a
- * 0.1 m ball 5 cm up a hollow of radius 0.5 m); from the foot the miss shrinks by about d·κ.
- * Both queries are continuous in c, so the plane is too. */
-static TALON_CALLABLE void talon_terrain_tangent(const talon_real c[3], talon_real point[3],
-                                                 talon_real normal[3]) {
-  talon_real foot[3], height = 0;
+/* The foot of c on the plane (point, normal): c − ((c − point)·normal) normal. */
+static TALON_CALLABLE void talon_terrain_foot(const talon_real c[3], const talon_real point[3],
+                                              const talon_real normal[3], talon_real foot[3]) {
+  talon_real height = 0;
   int k;
-  talon_terrain_surface(c, point, normal);
   for (k = 0; k < 3; ++k) height += (c[k] - point[k]) * normal[k];
   for (k = 0; k < 3; ++k) foot[k] = c[k] - height * normal[k];
-  talon_terrain_surface(foot, point, normal);
+}
+
+/* The plane a geom centred at c stands on, from its two triangles `data` (36 numbers: each
+ * triangle's corners, then its vertex normals; talon_terrain_select): the surface under c on the first, then the surface under the
+ * foot of c on that plane on the second. On a slope θ the point under c lies d·tan θ from
+ * where a geom at distance d touches, and a plane tangent there misses the surface by about
+ * d²θ²κ/2 on a curvature κ (1.2e-4 m for a 0.1 m ball 5 cm up a hollow of radius 0.5 m);
+ * from the foot the miss shrinks by about d·κ. */
+static TALON_CALLABLE void talon_terrain_plane(const talon_real* data, const talon_real c[3],
+                                               talon_real point[3], talon_real normal[3]) {
+  talon_real foot[3];
+  talon_terrain_on_triangle(data, c, point, normal);
+  talon_terrain_foot(c, point, normal, foot);
+  talon_terrain_on_triangle(data + 18, foot, point, normal);
+}
+
+/* The two triangles talon_terrain_plane takes for a geom centred at c, into `data`: the one
+ * under c and the one under the foot of c on the first's surface. */
+static TALON_CALLABLE void talon_terrain_select(const talon_real c[3], talon_real* data) {
+  talon_real point[3], normal[3], foot[3];
+  talon_terrain_triangle_data(talon_terrain_under(c), data);
+  talon_terrain_on_triangle(data, c, point, normal);
+  talon_terrain_foot(c, point, normal, foot);
+  talon_terrain_triangle_data(talon_terrain_under(foot), data + 18);
 }
 #ifdef TALON_SOLVER_EMBED
 )talon_c"

@@ -1,15 +1,16 @@
 // Example: open-loop wheel commands that drive the three-wheeled robot over the box obstacle
-// to a target point, optimised with Adam on Talon's exact rollout gradients.
+// (or, with --terrain, across a triangle-mesh terrain) to a target point, optimised with Adam
+// on Talon's exact rollout gradients.
 //
 //   build/examples/trajectory_optimisation/trajectory_optimisation
 //       [--model models/three_wheeler_scene.xml] [--iterations 15] [--steps 60] [--dt 0.1]
-//       [--target X Y] [--tolerance 0.05] [--out-dir .]
+//       [--target X Y] [--tolerance 0.05] [--out-dir .] [--terrain FILE]
 //
 // Decision variables: the two wheel-speed commands of every step (2 × 60). Loss
 //   L = |p_H − p*|² + β Σ_k |a_k − a_{k−1}|²
 // with p_H the chassis centre (x, y) after the last step. One iteration is a forward rollout
 // that keeps one state per step (Simulator::record_rollout) and its reverse sweep
-// (Simulator::rollout_backward: one adjoint solve per step, DESIGN "Adjoint"); the smoothness
+// (Simulator::rollout_backward: one adjoint solve per step, docs/design.md "The adjoint"); the smoothness
 // term's gradient is added on the host. Everything runs on one thread.
 //
 // Writes to --out-dir: trajectory_optimisation_loss.csv (per iteration), _path.csv (the
@@ -49,11 +50,29 @@ struct Settings {
   // momentum then carried the commands past the optimum (16 cm by iteration 14).
   double learning_rate_decay = 0.95;
   std::filesystem::path out_dir = ".";
+  // --terrain FILE: the URDF three-wheeler (models/three_wheeler.urdf, unless --model) on this
+  // triangle-mesh terrain instead, as `talon simulate ... --floating-base --terrain FILE
+  // --base-pos -1,0,0.11 --actuate left_wheel_joint=velocity:10 --actuate ...` sets it up.
+  std::string terrain;
 };
+
+// The scene around the model: none for an MJCF scene; for --terrain, the URDF robot free
+// (floating base) 1 m behind the origin, its wheels driven by velocity servos.
+LoadOptions scene(const Settings& s) {
+  LoadOptions options;
+  if (s.terrain.empty()) return options;
+  options.terrain = s.terrain;
+  options.floating_base = true;
+  options.base_pos = Vec3(-1, 0, 0.11);
+  for (const char* joint : {"left_wheel_joint", "right_wheel_joint"})
+    options.servos.push_back({joint, ActuatorType::Velocity, 10});
+  return options;
+}
 
 const char* kUsage =
     "usage: trajectory_optimisation [--model FILE] [--iterations N] [--steps H] [--dt S]\n"
-    "                               [--target X Y] [--tolerance M] [--out-dir DIR]\n";
+    "                               [--target X Y] [--tolerance M] [--out-dir DIR]\n"
+    "                               [--terrain FILE]\n";
 
 // A whole-string number; false for anything else ("", "3x", "abc").
 bool number(const char* text, double& out) {
@@ -80,7 +99,10 @@ Parsed parse(int argc, char** argv, Settings& s) {
     bool ok = true;
     if (arg == "--model")
       s.model = value;
-    else if (arg == "--out-dir")
+    else if (arg == "--terrain") {
+      s.terrain = value;
+      if (s.model == Settings{}.model) s.model = TALON_SOURCE_DIR "/models/three_wheeler.urdf";
+    } else if (arg == "--out-dir")
       s.out_dir = value;
     else if (arg == "--iterations")
       ok = count(value, s.iterations);
@@ -104,13 +126,15 @@ Parsed parse(int argc, char** argv, Settings& s) {
 }
 
 // The ground-plane outline (x_min, y_min, x_max, y_max) of the first static box, for the plot.
-std::array<double, 4> obstacle_outline(const Model& m) {
+// (none: has_obstacle false).
+void obstacle_outline(const Model& m, examples::PathPlot& plot) {
   for (int g = 0; g < static_cast<int>(m.geom_type.size()); ++g) {
     if (m.geom_type[g] != GeomType::Box || m.geom_sim[g] >= 0) continue;
     const Vec3 c = m.geom_pose[g].pos, h = m.geom_size[g];
-    return {c.x() - h.x(), c.y() - h.y(), c.x() + h.x(), c.y() + h.y()};
+    plot.obstacle = {c.x() - h.x(), c.y() - h.y(), c.x() + h.x(), c.y() + h.y()};
+    plot.has_obstacle = true;
+    return;
   }
-  return {0, 0, 0, 0};
 }
 
 // One forward + backward pass: the loss, its gradient w.r.t. every command, the path.
@@ -259,8 +283,11 @@ bool write_outputs(const Settings& s, const Simulator& sim, const std::vector<Re
     for (int j = 0; j < nu; ++j) controls << best_ctrl[k * nu + j] << (j + 1 < nu ? "," : "\n");
   std::vector<double> losses;
   for (const Record& r : records) losses.push_back(r.loss);
-  examples::PathPlot plot{
-      first.path, best.path, obstacle_outline(sim.model()), {s.target_x, s.target_y}};
+  examples::PathPlot plot;
+  plot.first_path = first.path;
+  plot.final_path = best.path;
+  plot.target = {s.target_x, s.target_y};
+  obstacle_outline(sim.model(), plot);
   return examples::write_svg((s.out_dir / "trajectory_optimisation.svg").string(), losses, plot) &&
          loss.good() && path.good() && controls.good();
 }
@@ -284,7 +311,7 @@ int main(int argc, char** argv) {
   options.solver.pcr_iterations = 64;
   options.solver.adjoint_iterations = 32;  // the unit gets its backward step
   std::fprintf(stderr, "compiling %s (cached after the first run) ...\n", s.model.c_str());
-  Expected<Simulator> sim = load(s.model, options);
+  Expected<Simulator> sim = load(s.model, options, scene(s));
   if (!sim) {
     std::fputs(sim.diagnostics().format().c_str(), stderr);
     return 2;

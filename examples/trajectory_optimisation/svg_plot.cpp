@@ -74,8 +74,11 @@ std::string loss_panel(const std::vector<double>& losses) {
 }
 
 std::string path_panel(const PathPlot& p) {
-  double x0 = std::min(p.obstacle[0], p.target[0]), x1 = std::max(p.obstacle[2], p.target[0]);
-  double y0 = std::min(p.obstacle[1], p.target[1]), y1 = std::max(p.obstacle[3], p.target[1]);
+  // the target, and the obstacle where there is one
+  const std::array<double, 4> box =
+      p.has_obstacle ? p.obstacle : std::array{p.target[0], p.target[1], p.target[0], p.target[1]};
+  double x0 = std::min(box[0], p.target[0]), x1 = std::max(box[2], p.target[0]);
+  double y0 = std::min(box[1], p.target[1]), y1 = std::max(box[3], p.target[1]);
   for (const auto* path : {&p.first_path, &p.final_path})
     for (const auto& q : *path)
       x0 = std::min(x0, q[0]), x1 = std::max(x1, q[0]), y0 = std::min(y0, q[1]),
@@ -85,15 +88,16 @@ std::string path_panel(const PathPlot& p) {
   const Axes a{cx - span / 2, cx + span / 2, cy - span / 2, cy + span / 2, kPanel, 0};
   std::ostringstream out;
   out << frame(a, "chassis path (top view)", "x (m)", "y (m)");
-  out << "<rect x='" << a.px(p.obstacle[0]) << "' y='" << a.py(p.obstacle[3]) << "' width='"
-      << a.px(p.obstacle[2]) - a.px(p.obstacle[0]) << "' height='"
-      << a.py(p.obstacle[1]) - a.py(p.obstacle[3]) << "' fill='#ddd' stroke='#888'/>\n";
+  if (p.has_obstacle)
+    out << "<rect x='" << a.px(p.obstacle[0]) << "' y='" << a.py(p.obstacle[3]) << "' width='"
+        << a.px(p.obstacle[2]) - a.px(p.obstacle[0]) << "' height='"
+        << a.py(p.obstacle[1]) - a.py(p.obstacle[3]) << "' fill='#ddd' stroke='#888'/>\n";
   out << polyline(a, p.first_path, "#aaa") << polyline(a, p.final_path, "#d62728");
   out << "<circle cx='" << a.px(p.target[0]) << "' cy='" << a.py(p.target[1])
       << "' r='5' fill='none' stroke='green' stroke-width='2'/>\n";
   out << "<text x='" << kPanel + kMargin << "' y='" << kPanel - 5
-      << "' font-size='10'>grey: first iterate, red: optimised, green: target, box: "
-         "obstacle</text>\n";
+      << "' font-size='10'>grey: first iterate, red: optimised, green: target"
+      << (p.has_obstacle ? ", box: obstacle" : "") << "</text>\n";
   return out.str();
 }
 

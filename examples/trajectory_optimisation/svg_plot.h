@@ -11,6 +11,7 @@ namespace talon::examples {
 struct PathPlot {
   std::vector<std::array<double, 2>> first_path, final_path;  // (x, y) per step, metres
   std::array<double, 4> obstacle{};                           // x_min, y_min, x_max, y_max
+  bool has_obstacle = false;                                  // none on a terrain
   std::array<double, 2> target{};
 };
 

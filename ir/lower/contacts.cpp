@@ -19,6 +19,7 @@
 // μ is the larger friction of the two geoms (MuJoCo's rule), or the higher-priority geom's.
 // The friction impulses act through J_t at q⁺: force t₁λ₁ + t₂λ₂ at the contact point.
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "ir/lower/contact_geometry.h"
@@ -84,10 +85,15 @@ double geom_reach(const Model& m, int geom) {
   return 0;
 }
 
-// The terrain under a geom as a plane: its point under the geom's centre and the terrain's
-// normal there, six inputs the generated code's query fills (program.h, TerrainProbe). The
-// geom collides with this tangent plane as with a floor.
-GeomPose terrain_plane(Context& ctx, const GeomPair& pair) {
+// The terrain under a geom, as the generated query leaves it (program.h, TerrainProbe): the
+// tangent plane under the geom's centre where it was queried, c_q, and the normal's rate of
+// turn with the centre there, 18 inputs.
+struct TerrainInputs {
+  V3 query, point, normal;
+  std::array<V3, 3> normal_rate;  // rows of ∂normal/∂c (symmetric)
+};
+
+TerrainInputs terrain_inputs(Context& ctx, const GeomPair& pair) {
   const Model& m = ctx.model;
   TerrainProbe probe;
   probe.geom = pair.b;
@@ -99,14 +105,54 @@ GeomPose terrain_plane(Context& ctx, const GeomPair& pair) {
   probe.input = static_cast<int>(ctx.terrain.size());
   const std::string prefix = "terrain" + std::to_string(ctx.terrain_probes.size()) + "_";
   ctx.terrain_probes.push_back(probe);
-  V3 point, normal;
-  for (int i = 0; i < 3; ++i) point[i] = ctx.g.variable(prefix + "point" + std::to_string(i));
-  for (int i = 0; i < 3; ++i) normal[i] = ctx.g.variable(prefix + "normal" + std::to_string(i));
-  for (const V3* v : {&point, &normal}) ctx.terrain.insert(ctx.terrain.end(), {v->x, v->y, v->z});
+  TerrainInputs in;
+  int index = 0;
+  for (V3* v : {&in.query, &in.point, &in.normal, &in.normal_rate[0], &in.normal_rate[1],
+                &in.normal_rate[2]})
+    for (int i = 0; i < 3; ++i) {
+      (*v)[i] = ctx.g.variable(prefix + std::to_string(index++));
+      ctx.terrain.push_back((*v)[i]);
+    }
+  return in;
+}
+
+// The rows of `rate` times d.
+V3 rate_times(const std::array<V3, 3>& rate, const V3& d) {
+  return {dot(rate[0], d), dot(rate[1], d), dot(rate[2], d)};
+}
+
+// The plane geom `geom` stands on at the step's end, a function of its centre c: the terrain's
+// distance below c and its normal to second order about c_q (codegen/solver/talon_newton.h,
+// talon_terrain_model, is its twin). With δ = c − c_q and N = ∂n/∂c (the Hessian of the
+// distance d to the surface, so symmetric),
+//   n(c) = (n + N δ)/|…|,   d(c) = n·(c_q − p) + n·δ + ½ δ·N δ,   the plane through c − d n(c).
+// Where the query was made it is the terrain's tangent plane (talon_terrain.h,
+// talon_terrain_plane). The gap of a geom centred at c then moves with c as the distance does
+// (∇d = n(c) to first order), so the contact's impulse turns with the surface under a geom
+// that moves, and the step's Jacobian and the adjoint see that turn. A plane point carried
+// along the surface to first order instead (p + ∂p/∂c δ) cancels it: the gap's gradient stays
+// n at every c, since the point's rate is tangent to the queried plane, not to the turned one
+// (the rolling ball of bench/RESULTS.md, 2026-12-04, ninth session: ∂v/∂x₀ off by 75 %).
+//
+// At the step's start (Time::Minus: the friction directions, the contact's inverse mass) the
+// queried plane as it is: carried back to q⁻ it would turn those with the rates, which jump
+// where the triangles under the geom change (a ball rolling along an edge of the mesh would
+// switch between its two sides' rates from one settling round to the next).
+GeomPose terrain_plane(const TerrainInputs& in, const Context& ctx, int geom, Time t) {
+  V3 normal = in.normal, center = in.point;
+  if (t == Time::Plus) {
+    const V3 moved = geom_pose(ctx, geom, t).center - in.query;
+    const V3 turn = rate_times(in.normal_rate, moved);  // N δ
+    const V3 raw_normal = in.normal + turn;
+    normal = (1.0 / sqrt(squared_norm(raw_normal))) * raw_normal;
+    const Expr distance =
+        dot(in.normal, in.query - in.point) + dot(in.normal, moved) + 0.5 * dot(moved, turn);
+    center = geom_pose(ctx, geom, t).center - distance * normal;
+  }
   const auto [t1, t2] = tangent_basis(normal);
   GeomPose plane;
   plane.type = GeomType::Plane;
-  plane.center = point;
+  plane.center = center;
   for (int r = 0; r < 3; ++r) plane.rot.m[r] = {t1[r], t2[r], normal[r]};
   plane.size = Vec3(0, 0, 1);
   return plane;
@@ -142,9 +188,9 @@ std::vector<SlotGeometry> slot_geometry(Context& ctx, const std::vector<GeomPair
       add_pair_slots(
           ctx, pair, [&](Time t) { return geom_pose(ctx, pair.a, t); }, "", out);
     } else {
-      const GeomPose plane = terrain_plane(ctx, pair);
+      const TerrainInputs terrain = terrain_inputs(ctx, pair);
       add_pair_slots(
-          ctx, pair, [&](Time) { return plane; }, "", out);
+          ctx, pair, [&](Time t) { return terrain_plane(terrain, ctx, pair.b, t); }, "", out);
     }
     ++ctx.contact_pairs;
   }

@@ -173,8 +173,7 @@ class Comparison {
       }
       // The estimate is uncertain by its rounding noise and, at most, its spread (R₂'s
       // truncation error is below R₁'s); the spread is < kink_threshold·denominator here.
-      const double excess =
-          std::max(0.0, std::abs(k[i] - f.value[i]) - f.noise[i] - f.spread[i]);
+      const double excess = std::max(0.0, std::abs(k[i] - f.value[i]) - f.noise[i] - f.spread[i]);
       const double err = denominator > 0 ? excess / denominator : 0.0;
       ++check_.compared;
       if (!(err <= check_.max_rel_error)) record_worst(k[i], f, i, err, where);
@@ -392,8 +391,8 @@ class Checker {
       for (int i = 0; i < prog_.ndyn(); ++i) x.u_plus[i] += t * t_u[i];
       for (int i = 0; i < prog_.nrows; ++i) x.lambda[i] += t * t_l[i];
     };
-    comparison("jvp_exact").compare(k, richardson(p, step() * 0.1, along, full()),
-                                    "random direction");
+    comparison("jvp_exact")
+        .compare(k, richardson(p, step() * 0.1, along, full()), "random direction");
   }
 
   // wᵀr and Σ|wᵢrᵢ| (its rounding scale).
@@ -496,12 +495,20 @@ KernelPoint random_kernel_point(const ResidualProgram& prog, std::mt19937_64& rn
   for (std::size_t i = 0; i < prog.params.size(); ++i)
     p.params.push_back(prog.param_info[i].value * (1 + 0.1 * unit(rng)));
   p.h = 0.01 + 0.04 * positive(rng);
-  // A terrain plane per probe (the query's output is data to the kernels; any plane is a
-  // valid point): near z = 0, tilted by up to ~0.1 rad.
+  // A terrain plane per probe with its rates (the query's output is data to the kernels; any
+  // is a valid point): queried near the origin, near z = 0, tilted by up to ~0.1 rad, turning
+  // by up to ~1 rad/m.
   for (std::size_t k = 0; k < prog.terrain_probes.size(); ++k) {
+    const Vec3 query(0.1 * unit(rng), 0.1 * unit(rng), 0.1 + 0.1 * unit(rng));
+    const Vec3 point(query.x(), query.y(), 0.01 * unit(rng));
     const Vec3 normal = Vec3(0.1 * unit(rng), 0.1 * unit(rng), 1).normalized();
-    for (int i = 0; i < 3; ++i) p.terrain.push_back(0.01 * unit(rng));
-    p.terrain.insert(p.terrain.end(), normal.data(), normal.data() + 3);
+    for (const Vec3& v : {query, point, normal})
+      p.terrain.insert(p.terrain.end(), v.data(), v.data() + 3);
+    Mat3 rate;  // symmetric, as the query makes it
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j <= i; ++j) rate(i, j) = rate(j, i) = unit(rng);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) p.terrain.push_back(rate(i, j));
   }
   const Vector residual = Evaluator(prog).run("residual", p);
   const Slice* w = prog.kernel("residual").output("friction_w");

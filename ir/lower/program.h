@@ -10,9 +10,10 @@
 //   ctrl    [nu]      actuator controls
 //   params  [nparam]  physical parameters θ (empty when LowerOptions::fold_params)
 //   h       [1]       the step
-//   terrain [18·nprobe] per terrain probe: the corners and vertex normals of the terrain's
-//                     triangle under it (filled by the solver's terrain query at the
-//                     substep's start and end: codegen/solver/talon_newton.h)
+//   terrain [18·nprobe] per terrain probe: where it was queried, the terrain's tangent plane
+//                     there (point, unit normal) and the normal's rate of turn with the geom's
+//                     centre (TerrainProbe), filled by the solver's terrain query at the
+//                     substep's start and at the solution's end (codegen/solver/talon_newton.h)
 // Residual layout (the stacked r = [r_dyn; r_con]):
 //   r_dyn   [6·nsim]  M̃(u⁺ − ũ) − Σ Jᵀλ, per body: 3 linear, 3 angular rows
 //   r_con   [nrows]   constraint rows, every one in velocity units, blocks in the order
@@ -61,16 +62,18 @@ struct ContactSlot {
   int friction_index = -1;       // index into the friction weights W, -1 when frictionless
 };
 
-// A geom standing on a terrain. The generated code's terrain query finds the terrain's
-// surface under the geom's centre (`offset` from its sim body's centre of mass, in the sim
-// frame): the point of the triangle under it and the normal there, interpolated from the
-// triangle's vertex normals (continuous across edges); it writes them to the kInputs
-// `terrain` inputs from `input`, and the pair's slots measure the geom against that tangent
-// plane (ir/lower/contacts.cpp). The query runs at the substep's start and again at the
-// solution's end until the plane under the geom stays put (codegen/solver/talon_newton.h,
-// talon_terrain_settle).
+// A geom standing on a terrain. It stands on the tangent plane of the terrain's smooth (C¹)
+// surface (codegen/solver/talon_terrain_patch.h) under its centre's foot
+// (codegen/solver/talon_terrain.h, talon_terrain_plane). The generated code's terrain query
+// evaluates that plane at the geom's centre c_q (`offset` from its sim body's centre of
+// mass, in the sim frame) and the normal's rate of turn with the centre there, and writes
+// them to the kInputs `terrain` inputs from `input`; the step carries the plane to the geom's
+// pose to second order in the distance (ir/lower/contacts.cpp, terrain_plane). The query
+// runs at the substep's start and again at the solution's end until the plane under the
+// geom stays put (codegen/solver/talon_newton.h, talon_terrain_settle).
 struct TerrainProbe {
-  static constexpr int kInputs = 6;  // point, then unit normal (world frame)
+  // c_q, point, unit normal, ∂normal/∂c (3×3 symmetric, row-major), world frame
+  static constexpr int kInputs = 18;
 
   int geom = -1;          // the geom on the terrain
   int terrain_geom = -1;  // the terrain
