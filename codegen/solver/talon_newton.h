@@ -526,10 +526,10 @@ static TALON_CALLABLE talon_real talon_terrain_choose(const talon_workspace* ws,
 /* The step measures each geom against the terrain's plane queried under it at the substep's
  * start, carried to its pose to second order in the distance (ir/lower/contacts.cpp,
  * terrain_plane). A geom that moves on lands where that is no longer the terrain's plane (the
- * surface's higher-order change, or other triangles), so the planes are queried again at the solution's end pose
- * and, where one differs there by more than the convergence tolerance allows (tolerance × h:
- * a row's residual is a gap over h), the step is solved again from its solution with the new
- * inputs, up to TALON_TERRAIN_ROUNDS times. The solution then stands on the terrain under its
+ * surface's higher-order change, or other triangles), so the planes are queried again at the
+ * solution's end pose and, where one differs there by more than the convergence tolerance
+ * allows (tolerance × h: a row's residual is a gap over h), the step is solved again from its
+ * solution with the new inputs, up to TALON_TERRAIN_ROUNDS times. The solution then stands on the terrain under its
  * own end pose. Still unsettled, the step is reported unconverged (and so split). Adds the
  * extra Newton updates to *newton, *pcr. Returns 0 when a solve fails. */
 static TALON_CALLABLE int talon_terrain_settle(talon_workspace* ws, talon_real h, int* newton,

@@ -291,9 +291,9 @@ static TALON_CALLABLE void talon_terrain_on_triangle(const talon_real* data, con
     l[i] = TALON_FMAX(l[i], outside);
     sum += l[i];
   }
-  for (i = 0; i < 2; ++i)
-    point[i] = (l[0] * data[i] + l[1] * data[3 + i] + l[2] * data[6 + i]) / sum;
-  talon_terrain_patch(data, point, &point[2], slope);
+  for (i = 0; i < 3; ++i) l[i] /= sum;
+  for (i = 0; i < 2; ++i) point[i] = l[0] * data[i] + l[1] * data[3 + i] + l[2] * data[6 + i];
+  talon_terrain_patch(data, l, &point[2], slope);
   length = TALON_SQRT(1 + slope[0] * slope[0] + slope[1] * slope[1]);
   normal[0] = -slope[0] / length;
   normal[1] = -slope[1] / length;
@@ -310,8 +310,8 @@ static TALON_CALLABLE void talon_terrain_foot(const talon_real c[3], const talon
 }
 
 /* The plane a geom centred at c stands on, from its two triangles `data` (36 numbers: each
- * triangle's corners, then its vertex normals; talon_terrain_select): the surface under c on the first, then the surface under the
- * foot of c on that plane on the second. On a slope θ the point under c lies d·tan θ from
+ * triangle's corners, then its vertex normals; talon_terrain_select): the surface under c on
+ * the first, then the surface under the foot of c on that plane on the second. On a slope θ the point under c lies d·tan θ from
  * where a geom at distance d touches, and a plane tangent there misses the surface by about
  * d²θ²κ/2 on a curvature κ (1.2e-4 m for a 0.1 m ball 5 cm up a hollow of radius 0.5 m);
  * from the foot the miss shrinks by about d·κ. */

@@ -78,9 +78,10 @@ static TALON_CALLABLE void talon_terrain_ordinates(const talon_real x[3][2], con
 }
 
 /* The patch of the triangle `data` (corners and vertex normals, talon_terrain_triangle_data)
- * at p's (x, y): its height *height and slope (∂H/∂x, ∂H/∂y). p is taken on the triangle or
- * near it (the polynomials continue smoothly a little beyond it). */
-static TALON_CALLABLE void talon_terrain_patch(const talon_real* data, const talon_real p[3],
+ * at the point of barycentric coordinates l (seen from above; talon_terrain_barycentric): its
+ * height *height and slope (∂H/∂x, ∂H/∂y). The point is taken on the triangle or near it (the
+ * polynomials continue smoothly a little beyond it). */
+static TALON_CALLABLE void talon_terrain_patch(const talon_real* data, const talon_real l[3],
                                                talon_real* height, talon_real slope[2]) {
   /* (i, j, k, l) of c_ijkl, the exponents of b1..b4 (i + j + k + l = 3; the b1 b2 b3 term is
    * absent: one of b1..b3 is 0 on each sub-triangle). */
@@ -89,7 +90,7 @@ static TALON_CALLABLE void talon_terrain_patch(const talon_real* data, const tal
                              {0, 2, 0, 1}, {0, 0, 2, 1}, {0, 1, 1, 1}, {1, 0, 1, 1}, {1, 1, 0, 1},
                              {1, 0, 0, 2}, {0, 1, 0, 2}, {0, 0, 1, 2}, {0, 0, 0, 3}};
   const talon_real factorial[4] = {1, 1, 2, 6};
-  talon_real x[3][2], z[3], g[3][2], c[19], l[3], dl[3][2], b[4], db[4][2], det, inverse, m;
+  talon_real x[3][2], z[3], g[3][2], c[19], dl[3][2], b[4], db[4][2], det, inverse, m;
   int i, q, r, lowest = 0;
   for (i = 0; i < 3; ++i) {
     const talon_real* n = data + 9 + 3 * i;
@@ -109,9 +110,6 @@ static TALON_CALLABLE void talon_terrain_patch(const talon_real* data, const tal
   dl[2][1] = (x[1][0] - x[0][0]) * inverse;
   dl[0][0] = -dl[1][0] - dl[2][0];
   dl[0][1] = -dl[1][1] - dl[2][1];
-  for (i = 1; i < 3; ++i)
-    l[i] = dl[i][0] * (p[0] - x[0][0]) + dl[i][1] * (p[1] - x[0][1]);
-  l[0] = 1 - l[1] - l[2];
   for (i = 1; i < 3; ++i)
     if (l[i] < l[lowest]) lowest = i;
   m = l[lowest];

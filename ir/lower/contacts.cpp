@@ -141,13 +141,14 @@ V3 rate_times(const std::array<V3, 3>& rate, const V3& d) {
 GeomPose terrain_plane(const TerrainInputs& in, const Context& ctx, int geom, Time t) {
   V3 normal = in.normal, center = in.point;
   if (t == Time::Plus) {
-    const V3 moved = geom_pose(ctx, geom, t).center - in.query;
+    const V3 centre = geom_pose(ctx, geom, t).center;
+    const V3 moved = centre - in.query;
     const V3 turn = rate_times(in.normal_rate, moved);  // N δ
     const V3 raw_normal = in.normal + turn;
     normal = (1.0 / sqrt(squared_norm(raw_normal))) * raw_normal;
     const Expr distance =
         dot(in.normal, in.query - in.point) + dot(in.normal, moved) + 0.5 * dot(moved, turn);
-    center = geom_pose(ctx, geom, t).center - distance * normal;
+    center = centre - distance * normal;
   }
   const auto [t1, t2] = tangent_basis(normal);
   GeomPose plane;

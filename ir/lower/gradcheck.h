@@ -16,7 +16,7 @@ namespace talon::ir {
 struct KernelPoint {
   std::vector<double> q_minus, u_minus, u_plus, lambda, ctrl, params;
   double h = 0.02;
-  std::vector<double> terrain;     // the terrain probes' triangles (program.h)
+  std::vector<double> terrain;     // the terrain probes' inputs (program.h)
   std::vector<double> friction_w;  // the exact W at this point (from `residual`)
   // The base inputs in kernel order (q_minus, u_minus, u_plus, lambda, ctrl, params, h,
   // terrain).
