@@ -4,7 +4,7 @@
 # /usr/local/cuda the NVRTC backend is built as well.
 set -euo pipefail
 packages=(cmake ninja-build g++ clang libclang-rt-14-dev llvm-dev libclang-14-dev libclang-cpp14-dev pkg-config
-          libeigen3-dev libtinyxml2-dev libassimp-dev libqhull-dev catch2 libcli11-dev
+          libeigen3-dev libtinyxml2-dev libassimp-dev libqhull-dev libpng-dev catch2 libcli11-dev
           libmujoco-dev libmujoco-samples)
 missing=()
 for p in "${packages[@]}"; do

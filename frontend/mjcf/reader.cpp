@@ -11,6 +11,9 @@
 //   <option>                       timestep, gravity (others accepted, ignored; <flag> too)
 //   <default class>                nested classes; joint, geom, actuator and mesh defaults
 //   <asset><mesh>                  name, class, file (resolved against meshdir), scale
+//   <asset><hfield>                name, size, file (MuJoCo's binary file or a PNG image,
+//                                  read as MuJoCo does: hfield.cpp), or nrow, ncol; an
+//                                  hfield geom in <worldbody> is a terrain
 //   <worldbody>, <body>            name, childclass, pos, quat/axisangle/xyaxes/zaxis/euler
 //     <inertial>                   pos, mass, diaginertia or fullinertia, orientation
 //     <joint>                      free/ball/hinge/slide: pos, axis, range, limited,
@@ -33,7 +36,7 @@
 //   parameters (solref, solimp, margin, gap, solmix, ...) are accepted with one
 //   note per model: Talon's contact is hard.
 // Unsupported (an "unsupported: ..." error with file:line): <tendon> contents, <equality>
-//   contents, <contact><pair>, <composite>, PNG hfields, hfield geoms in a body,
+//   contents, <contact><pair>, <composite>, hfield geoms in a body,
 //   primitive geoms fitted to meshes,
 //   meshes without a file, the inertia of a non-convex mesh (give an <inertial>), springdamper,
 //   actuator transmissions other than joint, actuators on free/ball joints, activation
