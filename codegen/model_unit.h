@@ -21,10 +21,13 @@
 // its frame); u per body: v (COM velocity), ω (angular velocity), both in the world frame.
 // The header lists the bodies, controls, parameters and row blocks in order.
 //
-// CUDA target: the same text with TALON_CALLABLE = __device__ and a batched entry point
+// CUDA target: the same text with TALON_CALLABLE = __device__ and batched entry points
 //   extern "C" __global__ void NAME_step_batch(q, u, ctrl, params, h, ws, status, count)
+//   NAME_step_backward_batch(q, u, ctrl, params, h, warm, dq, du, dctrl, dparams, ws, status,
+//   count) (with the backward step), NAME_reset_batch(ws, count) and
+//   NAME_contact_gaps_batch(ws, gaps, count)
 // (world-major arrays, one thread per world; params may be null: the model's values), for
-// NVRTC (codegen/nvrtc_compiler.h).
+// NVRTC (codegen/nvrtc_compiler.h); `talon compile --target cuda` writes it and its PTX.
 #pragma once
 
 #include <string>

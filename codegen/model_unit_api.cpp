@@ -147,6 +147,25 @@ std::string cuda_entry_text(const ModelUnitOptions& options) {
          "extern \"C\" __global__ void " +
          n + "_reset_batch(" + n + "_workspace* ws, int count) {\n" + world +
          "  talon_reset(ws + world);\n}\n\n"
+         "#if TALON_BACKWARD\n"
+         "/* The backward step of each world (" +
+         n + "_step_backward): warm holds " + n +
+         "_NWARM\n"
+         "   values per world, dq and du the cotangents in and out; dctrl, dparams may be 0. */\n"
+         "extern \"C\" __global__ void " +
+         n + "_step_backward_batch(const " + r + "* q, const " + r + "* u, const " + r +
+         "* ctrl, const " + r + "* params, " + r + " h, const " + r + "* warm, " + r + "* dq, " +
+         r + "* du, " + r + "* dctrl, " + r + "* dparams, " + n +
+         "_workspace* ws, int* status, int count) {\n" + world +
+         "  status[world] = talon_step_backward(\n"
+         "      ws + world, q + world * TALON_NQ, u + world * TALON_NV,\n"
+         "      ctrl ? ctrl + world * TALON_NCTRL : 0,\n"
+         "      params ? params + world * TALON_NPARAM : talon_default_params, h,\n"
+         "      warm + world * (TALON_NROWS + 1), dq + world * TALON_NQ, du + world * TALON_NV,\n"
+         "      dctrl ? dctrl + world * TALON_NCTRL : 0,\n"
+         "      dparams ? dparams + world * TALON_NPARAM : 0);\n"
+         "}\n"
+         "#endif\n\n"
          "/* gaps: world-major, TALON_NNORMAL per world. */\n"
          "extern \"C\" __global__ void " +
          n + "_contact_gaps_batch(" + n + "_workspace* ws, " + r + "* gaps, int count) {\n" +

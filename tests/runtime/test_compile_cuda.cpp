@@ -1,0 +1,98 @@
+// `talon compile --target cuda`: NAME.cu and its PTX by NVRTC (no GPU needed), which ptxas
+// (the CUDA toolkit's assembler) must accept; without the toolkit, one clear error.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "cli/run_cli.h"
+#include "codegen/temp_dir.h"
+#include "skip.h"
+
+namespace talon {
+namespace {
+
+codegen::TemporaryDirectory scratch() {
+  Expected<codegen::TemporaryDirectory> dir = codegen::TemporaryDirectory::create(
+      std::filesystem::temp_directory_path(), "talon-compile-cuda-test-");
+  REQUIRE(dir.ok());
+  return std::move(*dir);
+}
+
+// The smallest model with a control and every solver loop (5 joint rows, no contact): its
+// PTX is what ptxas takes in seconds, not the minute the sliding box's takes.
+const std::string kCart = std::string(TALON_TEST_DATA_DIR) + "/scenes/pushed_cart.xml";
+
+#ifdef TALON_HAVE_CUDA
+// The entry points of a unit with its backward step (codegen/model_unit.h).
+const char* const kEntries[] = {"cart_step_batch", "cart_reset_batch", "cart_step_backward_batch",
+                                "cart_contact_gaps_batch"};
+
+// `talon compile --target cuda` into DIR/out; its result.
+CliResult compile_cuda(const codegen::TemporaryDirectory& dir) {
+  return run_talon("compile " + kCart + " --target cuda -o " + (dir.path() / "out").string());
+}
+
+TEST_CASE("talon compile --target cuda writes NAME.cu and NAME.ptx", "[runtime][cli][cuda]") {
+  const codegen::TemporaryDirectory dir = scratch();
+  const CliResult r = compile_cuda(dir);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const std::string out = (dir.path() / "out").string();
+  CHECK(std::filesystem::exists(out + "/cart.cu"));
+  CHECK_FALSE(std::filesystem::exists(out + "/cart.c"));  // the C target's files
+  CHECK_FALSE(std::filesystem::exists(out + "/libcart.so"));
+  const std::string ptx = slurp(out + "/cart.ptx");
+  CHECK(ptx.find(".target sm_90") != std::string::npos);  // the default --arch
+  for (const char* entry : kEntries) {
+    INFO(entry);
+    CHECK(ptx.find(".entry " + std::string(entry) + "(") != std::string::npos);
+  }
+  CHECK(r.err.find("warning") == std::string::npos);  // NVRTC's warnings come as notes
+  CHECK(r.out.find("cart_step_batch(q, u, ctrl, params, h, ws, status, count)") !=
+        std::string::npos);
+}
+
+TEST_CASE("ptxas accepts the PTX of talon compile --target cuda", "[runtime][cli][cuda]") {
+  TALON_SKIP_IF_MISSING(TALON_PTXAS_PATH, "the CUDA toolkit's ptxas");
+  const codegen::TemporaryDirectory dir = scratch();
+  const CliResult r = compile_cuda(dir);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const std::string out = (dir.path() / "out").string(), log = out + "/ptxas.log";
+  const int status = std::system((std::string(TALON_PTXAS_PATH) + " -arch=sm_90 -v " + out +
+                                  "/cart.ptx -o " + out + "/cart.cubin > " + log + " 2>&1")
+                                     .c_str());
+  INFO(slurp(log));
+  CHECK(status == 0);
+  CHECK(std::filesystem::file_size(out + "/cart.cubin") > 0);
+  for (const char* entry : kEntries)
+    CHECK(slurp(log).find(std::string("entry function '") + entry + "'") != std::string::npos);
+}
+
+TEST_CASE("talon compile --target cuda refuses an architecture NVRTC does not compile for",
+          "[runtime][cli][cuda]") {
+  const codegen::TemporaryDirectory dir = scratch();
+  for (const char* arch : {"sm_7", "sm_x", "90", "gfx90a"}) {
+    INFO(arch);
+    const CliResult r = run_talon("compile " + kCart + " --target cuda --arch " + arch + " -o " +
+                                  (dir.path() / "out").string());
+    CHECK(r.status == 1);
+    CHECK(r.err.find(std::string("--arch ") + arch + ": not an architecture") != std::string::npos);
+    CHECK(r.err.find("sm_90") != std::string::npos);           // the list it takes
+    CHECK_FALSE(std::filesystem::exists(dir.path() / "out"));  // checked before any work
+  }
+}
+#else
+TEST_CASE("talon compile --target cuda without the CUDA toolkit is one clear error",
+          "[runtime][cli][cuda]") {
+  const codegen::TemporaryDirectory dir = scratch();
+  const CliResult r =
+      run_talon("compile " + kCart + " --target cuda -o " + (dir.path() / "out").string());
+  CHECK(r.status == 1);
+  CHECK(r.err.find("built without the CUDA toolkit") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir.path() / "out"));
+}
+#endif
+
+}  // namespace
+}  // namespace talon
