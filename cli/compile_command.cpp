@@ -27,6 +27,7 @@ struct CompileArgs {
   ModelArgs model;
   std::string out_dir, name, precision = "f64";
   std::string target = "c", arch = "sm_90";
+  bool arch_given = false;  // --arch on the command line: it names a GPU, so only with cuda
   codegen::SolverOptions solver;
 };
 
@@ -133,6 +134,12 @@ int write_cuda(const codegen::ModelUnit& unit, const std::filesystem::path& dir,
 
 int compile(const CompileArgs& args) {
   const bool cuda = args.target == "cuda";
+  if (args.arch_given && !cuda) {
+    std::cerr << "talon compile: error: --arch " << args.arch
+              << " names a GPU architecture, which only --target cuda compiles for (the C "
+                 "target builds for this machine's CPU)\n";
+    return 1;
+  }
   Expected<int> arch = cuda ? cuda_architecture(args.arch) : Expected<int>(0);
   print_diagnostics(arch.diagnostics(), false);
   if (!arch) return 1;
@@ -209,12 +216,16 @@ void add_compile_command(CLI::App& app, int& exit_code) {
                    "c: NAME.h, NAME.c, libNAME.so, NAME.pc; cuda: NAME.cu and its PTX NAME.ptx "
                    "(NVRTC; one thread per world)")
       ->check(CLI::IsMember({"c", "cuda"}));
-  command->add_option("--arch", args->arch,
-                      "--target cuda: the GPU architecture of the PTX, sm_XX (default sm_90)");
+  CLI::Option* arch =
+      command->add_option("--arch", args->arch,
+                          "--target cuda: the GPU architecture of the PTX, sm_XX (default sm_90)");
   add_solver_args(*command, args->solver);
   args->solver.adjoint_iterations = kDefaultAdjointIterations;  // NAME_step_backward by default
   add_adjoint_args(*command, args->solver);
-  command->callback([args, &exit_code] { exit_code = compile(*args); });
+  command->callback([args, arch, &exit_code] {
+    args->arch_given = arch->count() > 0;
+    exit_code = compile(*args);
+  });
 }
 
 }  // namespace talon::cli

@@ -92,10 +92,6 @@ struct Outcome {
   RolloutGradient gradient;
 };
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 Expected<Outcome> run(const Simulator& sim, const GradientArgs& args,
                       const runtime::ControlTable& controls, const FinalPositionLoss& loss) {
   runtime::WorldBatch worlds = sim.make_worlds(1);

@@ -28,6 +28,10 @@ const char* const kEraseLine = "\r\033[K";
 
 }  // namespace
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 bool stderr_is_terminal() {
   return ::isatty(STDERR_FILENO) == 1;
 }

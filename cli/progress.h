@@ -12,6 +12,9 @@ namespace talon::cli {
 
 bool stderr_is_terminal();
 
+// Wall-clock seconds from `start` to now (the timings `simulate --json` and `gradient` report).
+double seconds_since(std::chrono::steady_clock::time_point start);
+
 // "\rLABEL k/N (p%)", at most twice a second, once the work has taken a second; finish()
 // leaves the final count on its own line.
 class CountProgress {

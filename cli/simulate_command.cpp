@@ -65,10 +65,6 @@ std::string format_number(double value) {
   return out.str();
 }
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 std::string csv_header(const Simulator& sim) {
   std::string header = "step,time";
   for (const std::string& body : sim.model().sim_name)

@@ -9,7 +9,11 @@ jobs=$(nproc)
 fuzz_seconds=${TALON_FUZZ_SECONDS:-60}
 
 echo "== build + test under ASan + UBSan"
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTALON_SANITIZE=ON >/dev/null
+# -g1: line tables only, which is what the sanitizers' reports (file:line) need; full debug
+# information only slows every file (CLI11's header alone: 40 s -> 31 s under the sanitizers).
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTALON_SANITIZE=ON \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+  >/dev/null
 cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs"

@@ -26,6 +26,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,11 +38,17 @@
 namespace talon::mjcf {
 namespace {
 
-// MuJoCo's binary hfield file into `field`; the reason it cannot be read, or "".
-std::string read_hfield_file(const std::string& path, HfieldAsset& field) {
+using Bytes = std::vector<unsigned char>;
+
+// The whole file, or nothing when it cannot be opened.
+std::optional<Bytes> read_file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return "cannot be opened";
-  const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), {});
+  if (!in) return std::nullopt;
+  return Bytes((std::istreambuf_iterator<char>(in)), {});
+}
+
+// MuJoCo's binary hfield file into `field`; the reason it cannot be read, or "".
+std::string read_hfield_binary(const Bytes& bytes, HfieldAsset& field) {
   std::int32_t header[2];
   if (bytes.size() < sizeof header) return "has no header (int32 nrow, int32 ncol)";
   std::memcpy(header, bytes.data(), sizeof header);
@@ -120,10 +127,7 @@ bool read_png_rows(PngReader& r, png_bytepp rows) {
 
 // A PNG height field into `field` (see the top of this file); the reason it cannot be read,
 // or "".
-std::string read_hfield_png(const std::string& path, HfieldAsset& field) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "cannot be opened";
-  const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), {});
+std::string read_hfield_png(const Bytes& bytes, HfieldAsset& field) {
   if (bytes.size() < 8 || png_sig_cmp(bytes.data(), 0, 8) != 0)
     return "is not a PNG file (it does not start with the PNG signature)";
   PngReader r;
@@ -195,8 +199,10 @@ void read_hfield(const XmlNode& node, ReaderContext& ctx) {
   }
   if (!file.empty()) {
     const std::string path = resolve_mesh_file(ctx, file);
-    const std::string why =
-        is_png_name(path) ? read_hfield_png(path, field) : read_hfield_file(path, field);
+    const std::optional<Bytes> bytes = read_file_bytes(path);
+    const std::string why = !bytes              ? "cannot be opened"
+                            : is_png_name(path) ? read_hfield_png(*bytes, field)
+                                                : read_hfield_binary(*bytes, field);
     if (!why.empty()) {
       report(ctx.diag, node,
              "hfield file '" + file + "' " + why + " (hfield '" + name + "', looked for '" + path +

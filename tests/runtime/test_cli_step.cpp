@@ -8,19 +8,16 @@
 
 #include "cli/isolated_cache.h"
 #include "cli/run_cli.h"
-#include "codegen/temp_dir.h"
 #include "ir/lower/lower.h"
 #include "runtime/control_table.h"
 #include "runtime/runtime_fixtures.h"
+#include "scratch_directory.h"
 
 namespace talon {
 namespace {
 
 codegen::TemporaryDirectory scratch() {
-  Expected<codegen::TemporaryDirectory> dir = codegen::TemporaryDirectory::create(
-      std::filesystem::temp_directory_path(), "talon-cli-step-test-");
-  REQUIRE(dir.ok());
-  return std::move(*dir);
+  return testing::scratch_directory("talon-cli-step-test-");
 }
 
 std::string model_path(const char* file) {

@@ -5,8 +5,8 @@
 #include <fstream>
 
 #include "cli/run_cli.h"
-#include "codegen/temp_dir.h"
 #include "runtime/runtime_fixtures.h"
+#include "scratch_directory.h"
 
 namespace talon {
 namespace {
@@ -32,10 +32,8 @@ TEST_CASE(
     "joint-named CSV",
     "[runtime][cli][urdf]") {
   ::setenv("TALON_CACHE_DIR", testing::test_cache_directory().c_str(), 1);
-  Expected<codegen::TemporaryDirectory> dir = codegen::TemporaryDirectory::create(
-      std::filesystem::temp_directory_path(), "talon-cli-urdf-scene-");
-  REQUIRE(dir.ok());
-  const std::string ctrl = (dir->path() / "wheels.csv").string();
+  const codegen::TemporaryDirectory dir = testing::scratch_directory("talon-cli-urdf-scene-");
+  const std::string ctrl = (dir.path() / "wheels.csv").string();
   {
     std::ofstream csv(ctrl);
     csv << "left_wheel_joint,right_wheel_joint\n";

@@ -5,17 +5,14 @@
 #include <filesystem>
 
 #include "cli/run_cli.h"
-#include "codegen/temp_dir.h"
+#include "scratch_directory.h"
 #include "skip.h"
 
 namespace talon {
 namespace {
 
 codegen::TemporaryDirectory scratch() {
-  Expected<codegen::TemporaryDirectory> dir = codegen::TemporaryDirectory::create(
-      std::filesystem::temp_directory_path(), "talon-compile-cuda-test-");
-  REQUIRE(dir.ok());
-  return std::move(*dir);
+  return testing::scratch_directory("talon-compile-cuda-test-");
 }
 
 // The smallest model with a control and every solver loop (5 joint rows, no contact): its
@@ -100,6 +97,20 @@ TEST_CASE("talon compile --target cuda without the CUDA toolkit is one clear err
   CHECK_FALSE(std::filesystem::exists(dir.path() / "out"));
 }
 #endif
+
+// --arch names a GPU: with the C target (the default) it would be ignored, so it is refused.
+TEST_CASE("talon compile refuses --arch without --target cuda", "[runtime][cli][cuda]") {
+  const codegen::TemporaryDirectory dir = scratch();
+  for (const char* target : {"", " --target c"}) {
+    INFO(target);
+    const CliResult r = run_talon("compile " + kCart + target + " --arch sm_80 -o " +
+                                  (dir.path() / "out").string());
+    CHECK(r.status == 1);
+    CHECK(r.err.find("--arch sm_80 names a GPU architecture, which only --target cuda") !=
+          std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(dir.path() / "out"));
+  }
+}
 
 }  // namespace
 }  // namespace talon

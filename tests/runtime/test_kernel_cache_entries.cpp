@@ -7,10 +7,10 @@
 #include <fstream>
 #include <string>
 
-#include "codegen/temp_dir.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/kernel_cache_entries.h"
 #include "runtime/verified_entry.h"
+#include "scratch_directory.h"
 
 namespace talon {
 namespace {
@@ -19,10 +19,7 @@ using std::chrono::hours;
 using FileClock = std::filesystem::file_time_type::clock;
 
 codegen::TemporaryDirectory scratch() {
-  Expected<codegen::TemporaryDirectory> dir = codegen::TemporaryDirectory::create(
-      std::filesystem::temp_directory_path(), "talon-cache-entries-test-");
-  REQUIRE(dir.ok());
-  return std::move(*dir);
+  return testing::scratch_directory("talon-cache-entries-test-");
 }
 
 // A fake entry of `bytes` bytes last used `age` ago.

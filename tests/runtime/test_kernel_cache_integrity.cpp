@@ -10,9 +10,9 @@
 
 #include "cli/isolated_cache.h"
 #include "cli/run_cli.h"
-#include "codegen/temp_dir.h"
 #include "runtime/runtime_fixtures.h"
 #include "runtime/verified_entry.h"
+#include "scratch_directory.h"
 
 namespace talon {
 namespace {
@@ -21,10 +21,7 @@ namespace {
 constexpr const char* kModel = "sphere_drop.xml";
 
 codegen::TemporaryDirectory scratch() {
-  Expected<codegen::TemporaryDirectory> dir = codegen::TemporaryDirectory::create(
-      std::filesystem::temp_directory_path(), "talon-cache-integrity-test-");
-  REQUIRE(dir.ok());
-  return std::move(*dir);
+  return testing::scratch_directory("talon-cache-integrity-test-");
 }
 
 struct Run {

@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "codegen/model_unit.h"
-#include "codegen/temp_dir.h"
 #include "ir/lower/lower.h"
 #include "runtime/runtime_fixtures.h"
+#include "scratch_directory.h"
 #include "skip.h"
 #ifdef TALON_HAVE_CUDA
 #include "codegen/nvrtc_compiler.h"
@@ -39,10 +39,7 @@ Generated generate(const std::string& file, const codegen::ModelUnitOptions& opt
 }
 
 codegen::TemporaryDirectory scratch() {
-  Expected<codegen::TemporaryDirectory> dir = codegen::TemporaryDirectory::create(
-      std::filesystem::temp_directory_path(), "talon-unit-test-");
-  REQUIRE(dir.ok());
-  return std::move(*dir);
+  return testing::scratch_directory("talon-unit-test-");
 }
 
 void write(const std::filesystem::path& path, const std::string& text) {
