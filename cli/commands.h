@@ -11,6 +11,7 @@
 #include "codegen/model_unit.h"
 #include "common/expected.h"
 #include "frontend/load.h"
+#include "runtime/param_overrides.h"
 
 namespace talon::cli {
 
@@ -34,6 +35,11 @@ void add_model_args(CLI::App& command, ModelArgs& args);
 // Loads the model, printing diagnostics (errors, and notes unless `quiet_notes`) on stderr.
 // Returns nullopt-like failure through Expected.
 Expected<Model> load_for_cli(const ModelArgs& args, bool quiet_notes);
+
+// --param NAME=VALUE (repeatable): parameters θ set by name (runtime/param_overrides.h); a
+// malformed one is a usage error, an unknown name or invalid value an error when the model is
+// compiled.
+CLI::Option* add_param_args(CLI::App& command, std::vector<runtime::ParamOverride>& overrides);
 
 // --newton-iterations, --pcr-iterations, ... (group "Solver").
 void add_solver_args(CLI::App& command, codegen::SolverOptions& solver);

@@ -38,6 +38,7 @@ struct GradcheckArgs {
   double dt = 0, epsilon = 1e-6;
   std::string keyframe, ctrl_file, wrt = "controls";
   codegen::SolverOptions solver;
+  std::vector<runtime::ParamOverride> params;
 };
 
 void print_json(const ir::GradcheckReport& report, double tolerance) {
@@ -85,7 +86,7 @@ std::vector<RolloutInput> rollout_inputs(const Simulator& sim, const GradcheckAr
   if (args.wrt == "params")
     for (int i = 0; i < sim.nparam(); ++i)
       out.push_back({RolloutInput::Param, i, 0,
-                     args.epsilon * std::max(1.0, std::abs(sim.program().param_info[i].value))});
+                     args.epsilon * std::max(1.0, std::abs(sim.default_params()[i]))});
   if (args.wrt == "initial-state") {
     for (int i = 0; i < sim.nv(); ++i) out.push_back({RolloutInput::U0, i, 0, args.epsilon});
     for (int b = 0; b < sim.nq() / 7; ++b)
@@ -98,7 +99,7 @@ int run_rollout(const GradcheckArgs& args) {
   Expected<Model> model = load_for_cli(args.model, args.json);
   if (!model) return 1;
   std::optional<CliSimulation> created =
-      create_simulation(std::move(*model), args.ctrl_file, args.solver, args.json);
+      create_simulation(std::move(*model), {args.ctrl_file, args.solver, args.params}, args.json);
   if (!created) return 1;
   const Simulator* sim = &created->sim;
   const runtime::ControlTable* table = created->controls.get();
@@ -166,6 +167,12 @@ int run_rollout(const GradcheckArgs& args) {
 
 int run(const GradcheckArgs& args) {
   if (args.steps > 0) return run_rollout(args);
+  if (!args.params.empty()) {
+    std::cerr
+        << "talon gradcheck: --param sets the parameters of a rollout (--steps H); "
+           "--kernels checks the kernels at random states, parameters within 10 % of the model's\n";
+    return 2;
+  }
   if (!args.kernels) {
     std::cerr << "talon gradcheck: nothing to check; pass --kernels (per-kernel derivatives "
                  "against finite differences) or --steps H (whole-rollout gradients)\n";
@@ -240,6 +247,7 @@ void add_gradcheck_command(CLI::App& app, int& exit_code) {
   command->add_option("--keyframe", args->keyframe, "Start from this keyframe")->group(rollout);
   command->add_option("--ctrl", args->ctrl_file, "CSV of controls (as for talon simulate)")
       ->group(rollout);
+  add_param_args(*command, args->params)->group(rollout);
   command->add_option("--epsilon", args->epsilon, "Finite-difference step (relative for params)")
       ->check(positive_number())
       ->capture_default_str()

@@ -28,6 +28,7 @@ struct GradientArgs {
   std::vector<std::string> wrt;
   bool json = false;
   codegen::SolverOptions solver;
+  std::vector<runtime::ParamOverride> params;
 };
 
 // L = the frame origin of a simulated body after the last step, along one world axis:
@@ -216,7 +217,7 @@ int gradient(const GradientArgs& args) {
   print_diagnostics(loss.diagnostics(), false);
   if (!loss) return 2;
   std::optional<CliSimulation> setup =
-      create_simulation(std::move(*model), args.ctrl_file, args.solver, args.json);
+      create_simulation(std::move(*model), {args.ctrl_file, args.solver, args.params}, args.json);
   if (!setup) return 1;
   const Simulator* sim = &setup->sim;
   Expected<Outcome> outcome = run(*sim, args, *setup->controls, *loss);
@@ -270,6 +271,7 @@ void add_gradient_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1, 1000000))
       ->capture_default_str();
   command->add_flag("--json", args->json, "Print one JSON object instead of text");
+  add_param_args(*command, args->params);
   add_solver_args(*command, args->solver);
   add_adjoint_args(*command, args->solver);
   command->callback([args, &exit_code] { exit_code = gradient(*args); });

@@ -74,6 +74,25 @@ void add_model_args(CLI::App& command, ModelArgs& args) {
       ->type_name("JOINT=KIND:GAIN");
 }
 
+CLI::Option* add_param_args(CLI::App& command, std::vector<runtime::ParamOverride>& overrides) {
+  return command
+      .add_option_function<std::vector<std::string>>(
+          "--param",
+          [&overrides](const std::vector<std::string>& texts) {
+            for (const std::string& text : texts) {
+              Expected<runtime::ParamOverride> parsed = runtime::parse_param_override(text);
+              if (!parsed)
+                throw CLI::ValidationError("--param " + text,
+                                           parsed.diagnostics().items()[0].message);
+              overrides.push_back(*parsed);
+            }
+          },
+          "Set a parameter of the model for every world, e.g. contact_compliance=1e-3, "
+          "friction:floor=0.3, mass:box=2 (an unknown name lists the model's); "
+          "repeatable. Parameters are inputs of the compiled step: no recompilation")
+      ->type_name("NAME=VALUE");
+}
+
 Expected<Model> load_for_cli(const ModelArgs& args, bool quiet_notes) {
   Expected<Model> model = load_model(args.path, args.load_options());
   for (const Diagnostic& d : model.diagnostics().items())

@@ -36,6 +36,7 @@ struct SimulateArgs {
   bool json = false;
   int trace_step = 0;  // > 0: trace the Newton iterates of this step (1 = the first)
   codegen::SolverOptions solver;
+  std::vector<runtime::ParamOverride> params;
 };
 
 // Everything the run measures.
@@ -290,8 +291,8 @@ int simulate(const SimulateArgs& parsed) {
   }
   codegen::SolverOptions solver = args.solver;
   if (args.trace_step > 0) solver.trace_capacity = trace_capacity_for(solver);
-  std::optional<CliSimulation> setup =
-      create_simulation(std::move(*model), args.ctrl_file, solver, args.json, args.threads);
+  std::optional<CliSimulation> setup = create_simulation(
+      std::move(*model), {args.ctrl_file, solver, args.params, args.threads}, args.json);
   if (!setup) return 1;
   const Simulator* sim = &setup->sim;
   const runtime::ControlTable* controls = setup->controls.get();
@@ -354,6 +355,7 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
                    "attempt's h, the merit, the residual per block and the bodies whose momentum "
                    "balance fails most (why a step splits into substeps or diverges)")
       ->check(positive_number());
+  add_param_args(*command, args->params);
   add_solver_args(*command, args->solver);
   command->callback([args, &exit_code, time, steps] {
     if (time->count() == 0 && steps->count() == 0) {

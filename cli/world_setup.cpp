@@ -14,19 +14,19 @@ void print_diagnostics(const Diagnostics& diagnostics, bool quiet_notes) {
     if (d.severity == Severity::Error || !quiet_notes) std::cerr << d.format() << '\n';
 }
 
-std::optional<CliSimulation> create_simulation(Model model, const std::string& ctrl_file,
-                                               const codegen::SolverOptions& solver,
-                                               bool quiet_notes, int threads) {
+std::optional<CliSimulation> create_simulation(Model model, const SimulationArgs& args,
+                                               bool quiet_notes) {
   std::unique_ptr<runtime::ControlTable> controls;
-  if (!ctrl_file.empty()) {
-    Expected<runtime::ControlTable> table = runtime::read_control_csv(ctrl_file, model);
+  if (!args.ctrl_file.empty()) {
+    Expected<runtime::ControlTable> table = runtime::read_control_csv(args.ctrl_file, model);
     print_diagnostics(table.diagnostics(), quiet_notes);
     if (!table) return std::nullopt;
     controls = std::make_unique<runtime::ControlTable>(std::move(*table));
   }
   SimulatorOptions options;
-  options.solver = solver;
-  options.threads = threads;
+  options.solver = args.solver;
+  options.threads = args.threads;
+  options.param_overrides = args.params;
   Expected<Simulator> sim = with_elapsed_progress(
       "talon: compiling the model", [&] { return Simulator::create(std::move(model), options); });
   print_diagnostics(sim.diagnostics(), quiet_notes);

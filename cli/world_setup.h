@@ -22,12 +22,19 @@ struct CliSimulation {
   std::unique_ptr<runtime::ControlTable> controls;
 };
 
-// Reads `ctrl_file` (if not empty) against the model, then compiles the model into a
-// Simulator with `solver` stepping its worlds on `threads` threads (0: one per hardware
-// thread); prints the diagnostics of both (notes only when !quiet_notes). nullopt after an
+// What the commands that step a model share: --ctrl, the solver, --param, --threads.
+struct SimulationArgs {
+  std::string ctrl_file;
+  codegen::SolverOptions solver;
+  std::vector<runtime::ParamOverride> params;
+  int threads = 0;  // 0: one per hardware thread
+};
+
+// Reads `args.ctrl_file` (if not empty) against the model, then compiles the model into a
+// Simulator with `args.solver` and `args.params` stepping its worlds on `args.threads`
+// threads; prints the diagnostics of both (notes only when !quiet_notes). nullopt after an
 // error (already printed).
-std::optional<CliSimulation> create_simulation(Model model, const std::string& ctrl_file,
-                                               const codegen::SolverOptions& solver,
-                                               bool quiet_notes, int threads = 0);
+std::optional<CliSimulation> create_simulation(Model model, const SimulationArgs& args,
+                                               bool quiet_notes);
 
 }  // namespace talon::cli

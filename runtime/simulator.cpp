@@ -40,6 +40,13 @@ Expected<Simulator> Simulator::create(Model model, const SimulatorOptions& optio
   sim.program_ = std::make_unique<ir::ResidualProgram>(std::move(*program));
   sim.lower_seconds_ =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // Checked before the (long) compilation: the unit's inputs are the unfolded parameters.
+  for (std::size_t i = 0; i < sim.program_->params.size(); ++i)
+    sim.default_params_.push_back(sim.program_->param_info[i].value);
+  Expected<std::vector<double>> params = runtime::apply_param_overrides(
+      sim.program_->param_info, std::move(sim.default_params_), options.param_overrides);
+  if (!params) return params.diagnostics();
+  sim.default_params_ = std::move(*params);
 
   codegen::ModelUnitOptions unit_options;
   unit_options.name = kUnitName;
@@ -60,8 +67,6 @@ Expected<Simulator> Simulator::create(Model model, const SimulatorOptions& optio
   sim.initial_q_.assign(sim.unit_.nq, 0.0);
   std::vector<double> zero_u(sim.unit_.nv);
   sim.library_->initial_state(sim.initial_q_.data(), zero_u.data());
-  for (int i = 0; i < sim.unit_.nparam; ++i)
-    sim.default_params_.push_back(sim.program_->param_info[i].value);
   sim.pool_ = std::make_unique<runtime::ThreadPool>(thread_count(options.threads));
   return Expected<Simulator>(std::move(sim), notes);
 }

@@ -20,6 +20,7 @@
 #include "ir/lower/lower.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/model_library.h"
+#include "runtime/param_overrides.h"
 #include "runtime/rollout_gradient.h"
 #include "runtime/thread_pool.h"
 #include "runtime/world_batch.h"
@@ -67,6 +68,8 @@ struct SimulatorOptions {
   codegen::SolverOptions solver;
   runtime::KernelCacheOptions cache;
   int threads = 0;  // 0: one per hardware thread
+  // Parameters set by name (runtime/param_overrides.h): the values every world starts with.
+  std::vector<runtime::ParamOverride> param_overrides;
 };
 
 class Simulator {
@@ -81,6 +84,8 @@ class Simulator {
   int nv() const { return unit_.nv; }
   int nctrl() const { return unit_.nctrl; }
   int nparam() const { return unit_.nparam; }
+  // θ every world starts with: the model's values and SimulatorOptions::param_overrides.
+  const std::vector<double>& default_params() const { return default_params_; }
   double lower_seconds() const { return lower_seconds_; }
 
   // `count` worlds at the model's reference pose, at rest, zero controls, default parameters.
