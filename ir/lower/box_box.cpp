@@ -22,15 +22,14 @@ constexpr double kExcludedSeparation = -1e30;
 struct Box {
   V3 centre;
   std::array<V3, 3> axis;    // unit, in the world
-  std::array<Expr, 3> half;  // half-sizes (constants)
+  std::array<Expr, 3> half;  // half-sizes
 };
 
 Box box_of(const GeomPose& p) {
-  Graph& g = p.center.x.graph();
   Box b{p.center, {}, {}};
   for (int i = 0; i < 3; ++i) {
     b.axis[i] = column(p.rot, i);
-    b.half[i] = g.constant(p.size[i]);
+    b.half[i] = p.size[i];
   }
   return b;
 }

@@ -79,13 +79,18 @@ V3 axis(const GeomPose& p, int i) {
   return column(p.rot, i);
 }
 
-V3 local_to_world(const GeomPose& p, const Vec3& local) {
-  return p.center + p.rot * constant(graph_of(p), local);
+// The numbers of a constant vector (the box–hull colliders build a box's polytope from them).
+Vec3 constant_value(const V3& v) {
+  return {v.x.constant(), v.y.constant(), v.z.constant()};
+}
+
+V3 local_to_world(const GeomPose& p, const V3& local) {
+  return p.center + p.rot * local;
 }
 
 // Segment of a capsule or cylinder: centre ± half_length · axis z.
 V3 segment_end(const GeomPose& p, double sign) {
-  return p.center + (sign * p.size.y()) * axis(p, 2);
+  return p.center + (sign * p.size.y) * axis(p, 2);
 }
 
 ContactPoint midway(const V3& point_on_b_side, const V3& normal, Expr gap) {
@@ -93,13 +98,13 @@ ContactPoint midway(const V3& point_on_b_side, const V3& normal, Expr gap) {
 }
 
 // A point (a sphere of radius r when r > 0) above a plane (the plane's +z side).
-ContactPoint plane_point(const GeomPose& plane, const V3& p, double r) {
+ContactPoint plane_point(const GeomPose& plane, const V3& p, Expr r) {
   const V3 n = axis(plane, 2);
   const Expr gap = dot(n, p - plane.center) - r;
   return midway(p - r * n, n, gap);
 }
 
-ContactPoint sphere_sphere(const V3& pa, double ra, const V3& pb, double rb) {
+ContactPoint sphere_sphere(const V3& pa, Expr ra, const V3& pb, Expr rb) {
   const V3 d = pb - pa;
   const Expr dist = smooth_norm(d, kNormEps);
   const V3 n = (1.0 / dist) * d;
@@ -109,9 +114,8 @@ ContactPoint sphere_sphere(const V3& pa, double ra, const V3& pb, double rb) {
 
 // The point of a capsule's (or cylinder's) axis segment closest to p.
 V3 closest_on_segment(const GeomPose& seg, const V3& p) {
-  Graph& g = graph_of(seg);
   const V3 a = axis(seg, 2);
-  const Expr half = g.constant(seg.size.y());
+  const Expr half = seg.size.y;
   const Expr t = clamp(dot(p - seg.center, a), -half, half);
   return seg.center + t * a;
 }
@@ -144,7 +148,7 @@ SolidDistance point_box(const GeomPose& box, const V3& p) {
   V3 clamped, excess;
   Expr depth[3];
   for (int i = 0; i < 3; ++i) {
-    const Expr half = g.constant(box.size[i]);
+    const Expr half = box.size[i];
     const Expr c = clamp(local[i], -half, half);
     clamped[i] = c;
     excess[i] = local[i] - c;
@@ -182,7 +186,7 @@ SolidDistance point_cylinder(const GeomPose& cyl, const V3& p) {
   const V3 radial = offset - z * a;
   const Expr rho = smooth_norm(radial, kNormEps);
   const V3 radial_dir = (1.0 / rho) * radial;
-  const Expr radius = g.constant(cyl.size.x()), half = g.constant(cyl.size.y());
+  const Expr radius = cyl.size.x, half = cyl.size.y;
   const Expr radial_excess = max(rho - radius, g.constant(0.0));
   const Expr axial_excess = z - clamp(z, -half, half);
   const Expr radial_depth = rho - radius, axial_depth = abs(z) - half;  // < 0 inside
@@ -199,9 +203,11 @@ SolidDistance point_cylinder(const GeomPose& cyl, const V3& p) {
 // A box's 8 corners above a plane.
 std::vector<ContactPoint> plane_box(const GeomPose& plane, const GeomPose& box) {
   std::vector<ContactPoint> out;
+  const Expr zero = graph_of(box).constant(0.0);
   for (int k = 0; k < 8; ++k) {
-    const Vec3 sign((k & 1) ? 1 : -1, (k & 2) ? 1 : -1, (k & 4) ? 1 : -1);
-    out.push_back(plane_point(plane, local_to_world(box, sign.cwiseProduct(box.size)), 0));
+    const V3 corner{((k & 1) ? 1.0 : -1.0) * box.size.x, ((k & 2) ? 1.0 : -1.0) * box.size.y,
+                    ((k & 4) ? 1.0 : -1.0) * box.size.z};
+    out.push_back(plane_point(plane, local_to_world(box, corner), zero));
   }
   return out;
 }
@@ -217,7 +223,7 @@ V3 capped_direction(const V3& v, const Expr& floor) {
 V3 rim_point_towards(const GeomPose& cyl, const V3& centre, const V3& towards) {
   const V3 a = axis(cyl, 2);
   const V3 in_plane = towards - dot(towards, a) * a;
-  return centre + cyl.size.x() * capped_direction(in_plane, graph_of(cyl).constant(kUprightBlend));
+  return centre + cyl.size.x * capped_direction(in_plane, graph_of(cyl).constant(kUprightBlend));
 }
 
 // The centre of the circle at axial offset −L·s, s = clamp((a·n)/kTiltBlend, −1, 1), of a
@@ -226,7 +232,7 @@ V3 contact_circle_centre(const GeomPose& cyl, const V3& n) {
   Graph& g = graph_of(cyl);
   const V3 a = axis(cyl, 2);
   const Expr s = clamp(dot(a, n) * (1.0 / kTiltBlend), g.constant(-1.0), g.constant(1.0));
-  return cyl.center - (cyl.size.y() * s) * a;
+  return cyl.center - (cyl.size.y * s) * a;
 }
 
 // The point of a cylinder lowest against a surface whose outward normal (towards the
@@ -246,7 +252,8 @@ V3 cylinder_point_against(const GeomPose& cyl, const V3& n) {
 // with one (sphere wheels). In between the point overestimates the gap by at most
 // L·sin(tilt)·(1 − s) ≤ L·kTiltBlend/4.
 std::vector<ContactPoint> plane_cylinder(const GeomPose& plane, const GeomPose& cyl) {
-  return {plane_point(plane, cylinder_point_against(cyl, axis(plane, 2)), 0)};
+  return {
+      plane_point(plane, cylinder_point_against(cyl, axis(plane, 2)), graph_of(cyl).constant(0.0))};
 }
 
 // A cylinder's rim point against a solid: the point of the circle centred at `centre` that
@@ -268,8 +275,8 @@ RimContact rim_against(const GeomPose& cyl, const V3& centre, const SolidDistanc
   const V3 in_plane = n - dot(n, a) * a;
   const Expr length = smooth_norm(in_plane, kDirectionEps);
   const Expr blend = g.constant(kUprightBlend);
-  const V3 rim = centre - (cyl.size.x() / max(length, blend)) * in_plane;
-  const Expr reach = cyl.size.x() * length * min(g.constant(1.0), length / blend);
+  const V3 rim = centre - (cyl.size.x / max(length, blend)) * in_plane;
+  const Expr reach = cyl.size.x * length * min(g.constant(1.0), length / blend);
   return {d.gap - reach, rim, n};
 }
 
@@ -296,7 +303,7 @@ std::vector<ContactPoint> box_cylinder(const GeomPose& box, const GeomPose& cyl)
 }
 
 // A sphere (centre p, radius r; first) against a solid whose distance from p is d (second).
-ContactPoint sphere_against(const V3& p, double r, const SolidDistance& d) {
+ContactPoint sphere_against(const V3& p, Expr r, const SolidDistance& d) {
   // d.normal points from the solid (second) to the sphere (first).
   return {d.gap - r, p - (0.5 * (d.gap + r)) * d.normal, -d.normal};
 }
@@ -345,6 +352,7 @@ V3 hull_support(const GeomPose& hull, const V3& d) {
 std::vector<ContactPoint> plane_hull(const GeomPose& plane, const GeomPose& hull,
                                      const GeomPose& chooser_plane, const GeomPose& chooser) {
   const V3 n = axis(chooser_plane, 2), t1 = axis(chooser_plane, 0), t2 = axis(chooser_plane, 1);
+  const Expr zero = graph_of(hull).constant(0.0);
   std::vector<ContactPoint> out;
   for (int k = 0; k < kHullPlaneSlots; ++k) {
     const double tilt = k == 0 ? kTieBreakTilt : kSupportTilt;
@@ -352,16 +360,16 @@ std::vector<ContactPoint> plane_hull(const GeomPose& plane, const GeomPose& hull
         kSupportAzimuth + (k == 0 ? 0 : 2 * std::numbers::pi * (k - 1) / (kHullPlaneSlots - 1));
     const V3 d = (-std::cos(tilt)) * n + std::sin(tilt) * (std::cos(phi) * t1 + std::sin(phi) * t2);
     const V3 vertex = hull_support(chooser, d);
-    out.push_back(plane_point(plane, hull.center + hull.rot * vertex, 0));
+    out.push_back(plane_point(plane, hull.center + hull.rot * vertex, zero));
   }
   return out;
 }
 
-ContactPoint sphere_box(const V3& p, double r, const GeomPose& box) {
+ContactPoint sphere_box(const V3& p, Expr r, const GeomPose& box) {
   return sphere_against(p, r, point_box(box, p));
 }
 
-ContactPoint sphere_cylinder(const V3& p, double r, const GeomPose& cyl) {
+ContactPoint sphere_cylinder(const V3& p, Expr r, const GeomPose& cyl) {
   return sphere_against(p, r, point_cylinder(cyl, p));
 }
 
@@ -370,7 +378,7 @@ template <class Collide>
 std::vector<ContactPoint> end_spheres(const GeomPose& capsule, Collide collide) {
   std::vector<ContactPoint> out;
   for (double sign : {-1.0, 1.0})
-    out.push_back(collide(segment_end(capsule, sign), capsule.size.x()));
+    out.push_back(collide(segment_end(capsule, sign), capsule.size.x));
   return out;
 }
 
@@ -380,11 +388,11 @@ std::vector<ContactPoint> end_spheres(const GeomPose& capsule, Collide collide) 
 // touch, which neither end sees).
 std::vector<ContactPoint> capsule_cylinder(const GeomPose& capsule, const GeomPose& cyl) {
   std::vector<ContactPoint> out =
-      end_spheres(capsule, [&](const V3& p, double r) { return sphere_cylinder(p, r, cyl); });
-  const V3 on_capsule = closest_segment_points(capsule.center, capsule.size.y() * axis(capsule, 2),
-                                               cyl.center, cyl.size.y() * axis(cyl, 2))
+      end_spheres(capsule, [&](const V3& p, Expr r) { return sphere_cylinder(p, r, cyl); });
+  const V3 on_capsule = closest_segment_points(capsule.center, capsule.size.y * axis(capsule, 2),
+                                               cyl.center, cyl.size.y * axis(cyl, 2))
                             .first;
-  out.push_back(sphere_cylinder(on_capsule, capsule.size.x(), cyl));
+  out.push_back(sphere_cylinder(on_capsule, capsule.size.x, cyl));
   return out;
 }
 
@@ -403,17 +411,16 @@ ContactPoint cylinder_side_slot(const GeomPose& cyl, const GeomPose& other, cons
   const V3 on_c = closest_on_segment(cyl, other.center);
   const V3 towards = closest_on_segment(other, on_c) - on_c;
   const V3 across = towards - dot(towards, axis_c) * axis_c;
-  const V3 side =
-      on_c + cyl.size.x() * capped_direction(across, g.constant(kUprightBlend * cyl.size.x()));
+  const V3 side = on_c + cyl.size.x * capped_direction(across, kUprightBlend * cyl.size.x);
   // The switch, at the step's start: the end faces the other, and the side point is inside
   // the segment.
   const V3 chosen_axis = axis(chooser, 2);
   const Expr end_faces_other =
       le(g.constant(kTiltBlend),
          abs(dot(chosen_axis, point_cylinder(other_chooser, chooser.center).normal)));
-  const Expr inside_segment = lt(abs(dot(other_chooser.center - chooser.center, chosen_axis)),
-                                 g.constant(cyl.size.y() * (1 - 1e-9)));
-  return switched(sphere_cylinder(side, 0, other), end_faces_other * inside_segment);
+  const Expr inside_segment =
+      lt(abs(dot(other_chooser.center - chooser.center, chosen_axis)), cyl.size.y * (1 - 1e-9));
+  return switched(sphere_cylinder(side, g.constant(0.0), other), end_faces_other * inside_segment);
 }
 
 // The end of `cyl` that faces `other` at the step's start: its outward axis (±z) and centre.
@@ -423,7 +430,7 @@ struct FacingEnd {
 FacingEnd facing_end(const GeomPose& cyl, const GeomPose& chooser, const GeomPose& other_chooser) {
   const Expr side = sign_nonnegative(dot(axis(chooser, 2), other_chooser.center - chooser.center));
   const V3 normal = side * axis(cyl, 2);
-  return {normal, cyl.center + cyl.size.y() * normal};
+  return {normal, cyl.center + cyl.size.y * normal};
 }
 
 // 1 where the ends of a and b face each other at the step's start: their axes within
@@ -434,8 +441,8 @@ Expr ends_face(const GeomPose& chooser_a, const GeomPose& chooser_b) {
   const V3 axis_a = axis(chooser_a, 2), axis_b = axis(chooser_b, 2);
   const V3 offset = chooser_a.center - chooser_b.center;
   return le(g.constant(kFacingCos), abs(dot(axis_a, axis_b))) *
-         le(g.constant(chooser_b.size.y()), abs(dot(axis_b, offset))) *
-         le(g.constant(chooser_a.size.y()), abs(dot(axis_a, offset)));
+         le(chooser_b.size.y, abs(dot(axis_b, offset))) *
+         le(chooser_a.size.y, abs(dot(axis_a, offset)));
 }
 
 // Four slots where a's facing end disc lies on b's: the corners of a diamond inscribed in
@@ -453,7 +460,7 @@ Expr ends_face(const GeomPose& chooser_a, const GeomPose& chooser_b) {
 std::array<ContactPoint, 4> lens_corners(const GeomPose& a, const GeomPose& b,
                                          const GeomPose& chooser_a, const GeomPose& chooser_b) {
   Graph& g = graph_of(a);
-  const double ra = a.size.x(), rb = b.size.x();
+  const Expr ra = a.size.x, rb = b.size.x;
   const auto planar_offset = [](const FacingEnd& from, const FacingEnd& to) {
     const V3 offset = to.centre - from.centre;
     return offset - dot(offset, from.normal) * from.normal;
@@ -464,12 +471,12 @@ std::array<ContactPoint, 4> lens_corners(const GeomPose& a, const GeomPose& b,
   const V3 tilted = planar + (kLensAxisTilt * rb) * axis(b, 0);
   const V3 e = (1.0 / smooth_norm(tilted, kNormEps)) * tilted, across = cross(end_b.normal, e);
   const Expr d = dot(planar, e);
-  const Expr low = max(g.constant(-rb), d - ra), high = min(g.constant(rb), d + ra);
+  const Expr low = max(-rb, d - ra), high = min(rb, d + ra);
   const Expr middle = 0.5 * (low + high);
   // (Floored above 0: √ has no derivative there, and a NaN in a switched-off slot's point
   // still reaches the residual through 0 · NaN.)
-  const Expr width = sqrt(max(min(rb * rb - middle * middle, ra * ra - (d - middle) * (d - middle)),
-                              g.constant(1e-12 * rb * rb)));
+  const Expr width = sqrt(
+      max(min(rb * rb - middle * middle, ra * ra - (d - middle) * (d - middle)), 1e-12 * rb * rb));
   const Expr inset = g.constant(1 - kLensInset);
   const V3 centre = end_b.centre + middle * e;
   const V3 corners[] = {centre + (inset * (low - middle)) * e,
@@ -481,7 +488,7 @@ std::array<ContactPoint, 4> lens_corners(const GeomPose& a, const GeomPose& b,
     // Along b's axis onto a's end plane (through end_a.centre, normal end_a.normal).
     const Expr lift = dot(end_a.centre - corners[k], end_a.normal) /
                       min(dot(end_b.normal, end_a.normal), g.constant(-0.1));
-    out[k] = switched(sphere_cylinder(corners[k] + lift * end_b.normal, 0, b), on);
+    out[k] = switched(sphere_cylinder(corners[k] + lift * end_b.normal, g.constant(0.0), b), on);
   }
   return out;
 }
@@ -526,7 +533,7 @@ std::vector<ContactPoint> cylinder_cylinder(const GeomPose& a, const GeomPose& b
                     lt(smooth_norm(cross(axis(chooser_a, 2), axis(chooser_b, 2)), kNormEps),
                        g.constant(kUprightBlend));
   const V3 lowest = cylinder_point_against(a, point_cylinder(b, a.center).normal);
-  std::vector<ContactPoint> out{switched(sphere_cylinder(lowest, 0, b), 1.0 - flat),
+  std::vector<ContactPoint> out{switched(sphere_cylinder(lowest, g.constant(0.0), b), 1.0 - flat),
                                 cylinder_side_slot(a, b, chooser_a, chooser_b),
                                 reversed(cylinder_side_slot(b, a, chooser_b, chooser_a))};
   for (const ContactPoint& corner : lens_corners(a, b, chooser_a, chooser_b)) out.push_back(corner);
@@ -538,7 +545,7 @@ std::vector<ContactPoint> cylinder_cylinder(const GeomPose& a, const GeomPose& b
 namespace {
 
 Polytope polytope_of_geom(const GeomPose& p) {
-  return polytope_of(p.type == GeomType::Mesh ? *p.hull : box_corners(p.size));
+  return polytope_of(p.type == GeomType::Mesh ? *p.hull : box_corners(constant_value(p.size)));
 }
 
 // A sphere, or a capsule's two end spheres, against a mesh hull: each measured from the
@@ -547,7 +554,7 @@ std::vector<ContactPoint> round_hull(const GeomPose& round, const GeomPose& hull
                                      const GeomPose& round_chooser, const GeomPose& hull_chooser) {
   const Polytope shape = polytope_of_geom(hull);
   auto collide = [&](const V3& centre, const V3& centre_chooser) {
-    return sphere_against(centre, round.size.x(),
+    return sphere_against(centre, round.size.x,
                           point_polytope(shape, hull, centre, hull_chooser, centre_chooser));
   };
   if (round.type == GeomType::Sphere) return {collide(round.center, round_chooser.center)};
@@ -668,9 +675,9 @@ std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b) {
   if (a.type == T::Plane) {
     switch (b.type) {
       case T::Sphere:
-        return {plane_point(a, b.center, b.size.x())};
+        return {plane_point(a, b.center, b.size.x)};
       case T::Capsule:
-        return end_spheres(b, [&](const V3& p, double r) { return plane_point(a, p, r); });
+        return end_spheres(b, [&](const V3& p, Expr r) { return plane_point(a, p, r); });
       case T::Box:
         return plane_box(a, b);
       case T::Cylinder:
@@ -680,20 +687,20 @@ std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b) {
     }
   }
   if (a.type == T::Sphere) {
-    if (b.type == T::Sphere) return {sphere_sphere(a.center, a.size.x(), b.center, b.size.x())};
+    if (b.type == T::Sphere) return {sphere_sphere(a.center, a.size.x, b.center, b.size.x)};
     if (b.type == T::Capsule)
-      return {sphere_sphere(a.center, a.size.x(), closest_on_segment(b, a.center), b.size.x())};
-    if (b.type == T::Box) return {sphere_box(a.center, a.size.x(), b)};
-    if (b.type == T::Cylinder) return {sphere_cylinder(a.center, a.size.x(), b)};
+      return {sphere_sphere(a.center, a.size.x, closest_on_segment(b, a.center), b.size.x)};
+    if (b.type == T::Box) return {sphere_box(a.center, a.size.x, b)};
+    if (b.type == T::Cylinder) return {sphere_cylinder(a.center, a.size.x, b)};
   }
   if (a.type == T::Capsule && b.type == T::Cylinder) return capsule_cylinder(a, b);
   if (a.type == T::Capsule && b.type == T::Capsule) {
-    const auto [pa, pb] = closest_segment_points(a.center, a.size.y() * axis(a, 2), b.center,
-                                                 b.size.y() * axis(b, 2));
-    return {sphere_sphere(pa, a.size.x(), pb, b.size.x())};
+    const auto [pa, pb] =
+        closest_segment_points(a.center, a.size.y * axis(a, 2), b.center, b.size.y * axis(b, 2));
+    return {sphere_sphere(pa, a.size.x, pb, b.size.x)};
   }
   if (a.type == T::Capsule && b.type == T::Box)
-    return end_spheres(a, [&](const V3& p, double r) { return sphere_box(p, r, b); });
+    return end_spheres(a, [&](const V3& p, Expr r) { return sphere_box(p, r, b); });
   if (a.type == T::Box && b.type == T::Box) return box_box_contacts(a, b);
   if (a.type == T::Box && b.type == T::Cylinder) return box_cylinder(a, b);
   return {};

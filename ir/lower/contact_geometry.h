@@ -37,8 +37,11 @@ namespace talon::ir::lower {
 struct GeomPose {
   GeomType type = GeomType::Sphere;
   V3 center;
-  M3 rot;                                   // geom axes in the world (columns)
-  Vec3 size;                                // MuJoCo's size convention
+  M3 rot;  // geom axes in the world (columns)
+  // MuJoCo's size convention. Expressions, so that one collider serves both lowerings: the
+  // model's sizes as constants (folded exactly as numbers would be) or a per-type template's
+  // inputs (docs/design.md, "Kernels per type").
+  V3 size;
   const std::vector<Vec3>* hull = nullptr;  // a mesh's convex hull vertices (geom frame)
 };
 

@@ -40,8 +40,8 @@ GeomPose geom_pose(const Context& ctx, int geom, Time t) {
   const Frame& frame = ctx.frame(m.geom_sim[geom], t);
   const Pose& local = m.geom_pose[geom];
   return {m.geom_type[geom], frame.point(local.pos),
-          frame.rot * constant(ctx.g, Mat3(local.quat.toRotationMatrix())), m.geom_size[geom],
-          &m.geom_hull_vertices[geom]};
+          frame.rot * constant(ctx.g, Mat3(local.quat.toRotationMatrix())),
+          constant(ctx.g, m.geom_size[geom]), &m.geom_hull_vertices[geom]};
 }
 
 // An orthonormal tangent basis of a unit normal, branch-free (Duff et al., "Building an
@@ -155,7 +155,7 @@ GeomPose terrain_plane(const TerrainInputs& in, const Context& ctx, int geom, Ti
   plane.type = GeomType::Plane;
   plane.center = center;
   for (int r = 0; r < 3; ++r) plane.rot.m[r] = {t1[r], t2[r], normal[r]};
-  plane.size = Vec3(0, 0, 1);
+  plane.size = constant(ctx.g, Vec3(0, 0, 1));
   return plane;
 }
 

@@ -23,13 +23,18 @@ using Catch::Matchers::WithinAbs;
 // interpreter rather than folded away.
 class Scene {
  public:
+  // symbolic_sizes: the geoms' sizes are Var inputs too, as a per-type template's are
+  // (docs/design.md, "Kernels per type"); otherwise constants, as the model's lowering has them.
+  explicit Scene(bool symbolic_sizes = false) : symbolic_sizes_(symbolic_sizes) {}
+
   // `hull`: a mesh's convex hull vertices, in the geom's frame (kept by the caller).
   GeomPose geom(GeomType type, const Vec3& size, const Vec3& centre,
                 const Quat& orientation = Quat::Identity(),
                 const std::vector<Vec3>* hull = nullptr) {
     GeomPose p;
     p.type = type;
-    p.size = size;
+    p.size = symbolic_sizes_ ? V3{input(size.x()), input(size.y()), input(size.z())}
+                             : constant(graph_, size);
     p.hull = hull;
     for (int i = 0; i < 3; ++i) p.center[i] = input(centre[i]);
     const Mat3 r = orientation.normalized().toRotationMatrix();
@@ -78,6 +83,7 @@ class Scene {
     return inputs_.back();
   }
 
+  bool symbolic_sizes_;
   Graph graph_;
   std::vector<Expr> inputs_;
   std::vector<double> values_;

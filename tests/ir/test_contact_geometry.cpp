@@ -602,3 +602,44 @@ TEST_CASE("contact geometry: pairs without a collider have no slots") {
   CHECK(canonical_pair_order(GeomType::Plane, GeomType::Box));
   CHECK_FALSE(canonical_pair_order(GeomType::Cylinder, GeomType::Box));
 }
+
+// The seam of per-type kernels (docs/design.md, "Kernels per type"): every primitive collider
+// takes the geoms' sizes as expressions, so the same code lowers a pair with its sizes folded
+// in as constants (the model's unrolled kernels) or taken as inputs (a template's). Both must
+// give the same slots, for every primitive pair, touching and apart, turned and not.
+TEST_CASE("contact geometry: every primitive pair gives the same slots with its sizes as inputs") {
+  struct Geom {
+    GeomType type;
+    Vec3 size;
+  };
+  const Geom geoms[] = {{GeomType::Plane, Vec3(0, 0, 1)},
+                        {GeomType::Sphere, Vec3(0.1, 0, 0)},
+                        {GeomType::Capsule, Vec3(0.05, 0.12, 0)},
+                        {GeomType::Box, Vec3(0.1, 0.08, 0.06)},
+                        {GeomType::Cylinder, Vec3(0.07, 0.05, 0)}};
+  const Quat turn_a = about(Vec3(1, 2, 0.5), 0.4), turn_b = about(Vec3(-0.3, 1, 1), 1.1);
+  int pairs = 0;
+  for (const Geom& a : geoms)
+    for (const Geom& b : geoms) {
+      if (!canonical_pair_order(a.type, b.type) || contact_slot_count(a.type, b.type) == 0)
+        continue;
+      ++pairs;
+      for (const double apart : {0.05, 0.3}) {
+        INFO(contact_slot_kind(a.type, b.type, 0) << ", centres " << apart << " m apart");
+        const Vec3 centre_b(0.02, -0.03, apart);
+        auto slots = [&](bool symbolic_sizes) {
+          Scene scene(symbolic_sizes);
+          return scene.slots(scene.geom(a.type, a.size, Vec3::Zero(), turn_a),
+                             scene.geom(b.type, b.size, centre_b, turn_b));
+        };
+        const std::vector<Scene::Slot> folded = slots(false), inputs = slots(true);
+        REQUIRE(folded.size() == inputs.size());
+        for (std::size_t k = 0; k < folded.size(); ++k) {
+          CHECK_THAT(inputs[k].gap, WithinAbs(folded[k].gap, 1e-12));
+          check_vec(inputs[k].point, folded[k].point);
+          check_vec(inputs[k].normal, folded[k].normal);
+        }
+      }
+    }
+  CHECK(pairs == 14);  // every primitive pair but plane–plane
+}
