@@ -24,6 +24,7 @@
 #include <unordered_map>
 
 #include "frontend/compile_checks.h"
+#include "frontend/model.h"
 
 namespace talon {
 namespace {
@@ -190,8 +191,7 @@ void Compiler::build_bodies() {
     m.body_pose_world[b] = body.parent < 0 ? local : m.body_pose_world[body.parent] * local;
     m.body_mass[b] = body.mass;
     m.body_com_world[b] = m.body_pose_world[b].apply(body.com);
-    Eigen::SelfAdjointEigenSolver<Mat3> eig(body.inertia);
-    m.body_principal_inertia[b] = eig.eigenvalues();
+    m.body_principal_inertia[b] = principal_moments(body.inertia);
     if (body_is_moving(spec_, body_joints_, b)) {
       m.body_sim[b] = m.nsim++;
       m.sim_name.push_back(body.name);

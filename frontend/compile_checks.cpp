@@ -6,6 +6,8 @@
 #include <sstream>
 #include <string>
 
+#include "frontend/model.h"
+
 namespace talon {
 namespace {
 
@@ -209,9 +211,8 @@ void check_simulated_inertia(const ModelSpec& spec, int root, double mass, const
               "); every body moved by a joint needs mass > 0");
     return;
   }
-  const Vec3 moments = Eigen::SelfAdjointEigenSolver<Mat3>(inertia).eigenvalues();  // ascending
-  const double scale = std::max(1.0, moments.cwiseAbs().maxCoeff());
-  if (moments[0] <= 1e-14 * scale) {
+  const Vec3 moments = principal_moments(inertia);
+  if (!positive_definite_moments(moments)) {
     error(diag, at,
           "inertia of moving body '" + body.name +
               "' is not positive definite (principal moments " + moments_text(moments) + ")");
@@ -237,7 +238,7 @@ void check_simulated_inertia(const ModelSpec& spec, int root, double mass, const
 void note_welded_indefinite_inertia(const ModelSpec& spec, int link, const std::string& into,
                                     Diagnostics& diag) {
   const BodySpec& body = spec.bodies[link];
-  const Vec3 moments = Eigen::SelfAdjointEigenSolver<Mat3>(body.inertia).eigenvalues();
+  const Vec3 moments = principal_moments(body.inertia);
   if (moments[0] >= -1e-12 * std::max(1.0, moments.cwiseAbs().maxCoeff())) return;
   const SpecOrigin& at = inertial_origin(body);
   diag.note(at.loc, at.element,

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include <Eigen/Eigenvalues>
+
 namespace talon {
 namespace {
 
@@ -12,6 +14,14 @@ int index_of(const std::vector<std::string>& names, const std::string& name) {
 }
 
 }  // namespace
+
+Vec3 principal_moments(const Mat3& inertia) {
+  return Eigen::SelfAdjointEigenSolver<Mat3>(inertia).eigenvalues();
+}
+
+bool positive_definite_moments(const Vec3& moments) {
+  return moments[0] > 1e-14 * std::max(1.0, moments.cwiseAbs().maxCoeff());
+}
 
 int contact_condim(const Model& m, int a, int b) {
   const std::array<int, 2> g = contact_friction_geoms(m, a, b);

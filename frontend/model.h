@@ -133,4 +133,11 @@ int contact_condim(const Model& m, int a, int b);
 // the higher-priority geom twice.
 std::array<int, 2> contact_friction_geoms(const Model& m, int a, int b);
 
+// The principal moments (ascending) of a body inertia about its centre of mass.
+Vec3 principal_moments(const Mat3& inertia);
+// Whether principal moments make an inertia positive definite as every simulated body's must
+// be: the smallest above 1e-14 of the largest (of 1 kg·m² for smaller ones), so that rounding
+// of a degenerate inertia does not pass.
+bool positive_definite_moments(const Vec3& moments);
+
 }  // namespace talon

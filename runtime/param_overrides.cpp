@@ -7,6 +7,8 @@
 #include <map>
 #include <string_view>
 
+#include "frontend/model.h"
+
 namespace talon::runtime {
 namespace {
 
@@ -48,13 +50,13 @@ std::string alternatives(const std::vector<ir::ParamInfo>& info, std::string_vie
 }
 
 // An error naming the first body whose inertia (the six inertia_* parameters about its centre
-// of mass) is not positive definite (Sylvester's criterion), or no error.
+// of mass) is not positive definite by the loader's rule (frontend/model.h), or no error.
 Diagnostics check_inertias(const std::vector<ir::ParamInfo>& info,
                            const std::vector<double>& params) {
   static const char* const kEntries[] = {"inertia_xx", "inertia_yy", "inertia_zz",
                                          "inertia_xy", "inertia_xz", "inertia_yz"};
   std::map<std::string, std::array<double, 6>> bodies;
-  for (std::size_t i = 0; i < info.size(); ++i) {
+  for (std::size_t i = 0; i < params.size(); ++i) {
     const std::string& name = info[i].name;
     const std::size_t colon = name.find(':');
     if (colon == std::string::npos) continue;
@@ -62,11 +64,9 @@ Diagnostics check_inertias(const std::vector<ir::ParamInfo>& info,
       if (name.compare(0, colon, kEntries[e]) == 0) bodies[name.substr(colon + 1)][e] = params[i];
   }
   for (const auto& [body, in] : bodies) {
-    const double xx = in[0], yy = in[1], zz = in[2], xy = in[3], xz = in[4], yz = in[5];
-    const double minor = xx * yy - xy * xy;
-    const double det =
-        xx * (yy * zz - yz * yz) - xy * (xy * zz - yz * xz) + xz * (xy * yz - yy * xz);
-    if (!(xx > 0 && minor > 0 && det > 0))
+    Mat3 inertia;
+    inertia << in[0], in[3], in[4], in[3], in[1], in[5], in[4], in[5], in[2];
+    if (!positive_definite_moments(principal_moments(inertia)))
       return Diagnostics::single_error("parameters: the inertia of body '" + body +
                                        "' is not positive definite with these values");
   }

@@ -41,10 +41,11 @@ Expected<Simulator> Simulator::create(Model model, const SimulatorOptions& optio
   sim.lower_seconds_ =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // Checked before the (long) compilation: the unit's inputs are the unfolded parameters.
+  std::vector<double> model_params;
   for (std::size_t i = 0; i < sim.program_->params.size(); ++i)
-    sim.default_params_.push_back(sim.program_->param_info[i].value);
+    model_params.push_back(sim.program_->param_info[i].value);
   Expected<std::vector<double>> params = runtime::apply_param_overrides(
-      sim.program_->param_info, std::move(sim.default_params_), options.param_overrides);
+      sim.program_->param_info, std::move(model_params), options.param_overrides);
   if (!params) return params.diagnostics();
   sim.default_params_ = std::move(*params);
 

@@ -104,6 +104,11 @@ ContactPoint plane_point(const GeomPose& plane, const V3& p, Expr r) {
   return midway(p - r * n, n, gap);
 }
 
+// A point of a solid above a plane: plane_point with r = 0.
+ContactPoint plane_point(const GeomPose& plane, const V3& p) {
+  return plane_point(plane, p, graph_of(plane).constant(0.0));
+}
+
 ContactPoint sphere_sphere(const V3& pa, Expr ra, const V3& pb, Expr rb) {
   const V3 d = pb - pa;
   const Expr dist = smooth_norm(d, kNormEps);
@@ -203,11 +208,10 @@ SolidDistance point_cylinder(const GeomPose& cyl, const V3& p) {
 // A box's 8 corners above a plane.
 std::vector<ContactPoint> plane_box(const GeomPose& plane, const GeomPose& box) {
   std::vector<ContactPoint> out;
-  const Expr zero = graph_of(box).constant(0.0);
   for (int k = 0; k < 8; ++k) {
     const V3 corner{((k & 1) ? 1.0 : -1.0) * box.size.x, ((k & 2) ? 1.0 : -1.0) * box.size.y,
                     ((k & 4) ? 1.0 : -1.0) * box.size.z};
-    out.push_back(plane_point(plane, local_to_world(box, corner), zero));
+    out.push_back(plane_point(plane, local_to_world(box, corner)));
   }
   return out;
 }
@@ -252,8 +256,7 @@ V3 cylinder_point_against(const GeomPose& cyl, const V3& n) {
 // with one (sphere wheels). In between the point overestimates the gap by at most
 // L·sin(tilt)·(1 − s) ≤ L·kTiltBlend/4.
 std::vector<ContactPoint> plane_cylinder(const GeomPose& plane, const GeomPose& cyl) {
-  return {
-      plane_point(plane, cylinder_point_against(cyl, axis(plane, 2)), graph_of(cyl).constant(0.0))};
+  return {plane_point(plane, cylinder_point_against(cyl, axis(plane, 2)))};
 }
 
 // A cylinder's rim point against a solid: the point of the circle centred at `centre` that
@@ -352,7 +355,6 @@ V3 hull_support(const GeomPose& hull, const V3& d) {
 std::vector<ContactPoint> plane_hull(const GeomPose& plane, const GeomPose& hull,
                                      const GeomPose& chooser_plane, const GeomPose& chooser) {
   const V3 n = axis(chooser_plane, 2), t1 = axis(chooser_plane, 0), t2 = axis(chooser_plane, 1);
-  const Expr zero = graph_of(hull).constant(0.0);
   std::vector<ContactPoint> out;
   for (int k = 0; k < kHullPlaneSlots; ++k) {
     const double tilt = k == 0 ? kTieBreakTilt : kSupportTilt;
@@ -360,7 +362,7 @@ std::vector<ContactPoint> plane_hull(const GeomPose& plane, const GeomPose& hull
         kSupportAzimuth + (k == 0 ? 0 : 2 * std::numbers::pi * (k - 1) / (kHullPlaneSlots - 1));
     const V3 d = (-std::cos(tilt)) * n + std::sin(tilt) * (std::cos(phi) * t1 + std::sin(phi) * t2);
     const V3 vertex = hull_support(chooser, d);
-    out.push_back(plane_point(plane, hull.center + hull.rot * vertex, zero));
+    out.push_back(plane_point(plane, hull.center + hull.rot * vertex));
   }
   return out;
 }
