@@ -38,10 +38,9 @@ struct SlotGeometry {
 GeomPose geom_pose(const Context& ctx, int geom, Time t) {
   const Model& m = ctx.model;
   const Frame& frame = ctx.frame(m.geom_sim[geom], t);
-  const Pose& local = m.geom_pose[geom];
-  return {m.geom_type[geom], frame.point(local.pos),
-          frame.rot * constant(ctx.g, Mat3(local.quat.toRotationMatrix())),
-          constant(ctx.g, m.geom_size[geom]), &m.geom_hull_vertices[geom]};
+  const GeomInputs& local = ctx.geoms[geom];
+  return {m.geom_type[geom], frame.com + frame.rot * local.offset, frame.rot * local.rot,
+          local.size, &m.geom_hull_vertices[geom]};
 }
 
 // An orthonormal tangent basis of a unit normal, branch-free (Duff et al., "Building an
@@ -295,8 +294,12 @@ void add_friction_rows(Context& ctx, const SlotGeometry& s, Expr mu, Expr relati
 }  // namespace
 
 void build_contact_rows(Context& ctx) {
+  build_pair_rows(ctx, contact_pairs(ctx));
+}
+
+void build_pair_rows(Context& ctx, const std::vector<GeomPair>& pairs) {
   const Model& m = ctx.model;
-  const std::vector<SlotGeometry> slots = slot_geometry(ctx, contact_pairs(ctx));
+  const std::vector<SlotGeometry> slots = slot_geometry(ctx, pairs);
   int first = static_cast<int>(ctx.rows.size());
   Expr compliance;
   if (!slots.empty()) compliance = ctx.param("contact_compliance", ctx.options.contact_compliance);

@@ -88,9 +88,13 @@ std::string Context::geom_label(int geom) const {
   return label;
 }
 
-std::string Context::param_suffix_of_geom(int geom) const {
+std::string param_suffix_of_geom(const Model& model, int geom) {
   const std::string& name = model.geom_name[geom];
   return name.empty() ? "geom" + std::to_string(geom) : name;
+}
+
+std::string Context::param_suffix_of_geom(int geom) const {
+  return lower::param_suffix_of_geom(model, geom);
 }
 
 void Context::unsupported(const std::string& element, const std::string& message) {

@@ -50,9 +50,27 @@ struct Row {
   // Geometric velocity measure: the row's impulse enters the dynamics as (∂rho/∂u⁺)ᵀ λ.
   // Null for friction rows, whose impulses are added explicitly (see ExplicitImpulse).
   Expr rho;
-  Expr fb_scale;  // r of Fischer–Burmeister rows (null otherwise)
-  Expr gap;       // the geometric gap g(q⁺) of Fischer–Burmeister rows (null otherwise)
+  Expr fb_scale;        // r of Fischer–Burmeister rows (null otherwise)
+  Expr gap;             // the geometric gap g(q⁺) of Fischer–Burmeister rows (null otherwise)
   Expr friction_scale;  // k_t = [J_t M̃⁻¹ J_tᵀ] of friction rows (null otherwise)
+};
+
+// The model's values of a geom's GeomInputs.
+struct GeomPlacement {
+  Vec3 offset;
+  Mat3 rot;
+  Vec3 size;
+};
+GeomPlacement geom_placement(const Model& model, int geom);  // state.cpp
+
+// A geom's placement on its sim body and its size, as expressions: the model's constants when a
+// model is lowered (build_state), one instance's inputs when a per-type template is
+// (pair_templates.cpp; docs/design.md, "Kernels per type").
+struct GeomInputs {
+  static constexpr int kInputs = 15;  // offset, rot (row-major), size
+  V3 offset;  // the geom's centre from its sim body's centre of mass (world: origin), sim frame
+  M3 rot;     // the geom's axes in the sim frame (columns)
+  V3 size;    // MuJoCo's size convention
 };
 
 // A generalised impulse added to r_dyn directly: J_tᵀ λ_t of a friction pair.
@@ -118,7 +136,11 @@ class Context {
   std::vector<TerrainProbe> terrain_probes;
   std::vector<ParamInfo> param_info;
 
-  std::vector<BodyState> bodies;                    // [nsim]
+  std::vector<BodyState> bodies;  // [nsim]
+  std::vector<GeomInputs> geoms;  // [ngeom]
+  // The inputs a per-type template's geoms are placed by (pair_templates.cpp); empty when a
+  // model is lowered (its geoms' placements are constants).
+  std::vector<Expr> geom_inputs;
   Frame world;                                      // identity frame with constant entries
   std::vector<JointSet> joint_sets;                 // one per sim body that has joints (not free)
   std::vector<int> joint_set_of_joint;              // [njnt] index into joint_sets, -1 for free
@@ -168,6 +190,9 @@ class Context {
   Expr point_inverse_mass(int body_a, int body_b, const V3& point, const V3& direction);
 };
 
+// "floor", or "geom3" for an unnamed geom: the suffix of its parameters' names.
+std::string param_suffix_of_geom(const Model& model, int geom);
+
 // The passes, in the order lower.cpp runs them.
 void build_state(Context& ctx);         // state.cpp: inputs, params, frames, q⁺
 void build_joint_sets(Context& ctx);    // joint_sets.cpp: classification, coordinates
@@ -183,6 +208,10 @@ struct Dynamics {
   std::vector<Expr> mass;      // the mass kernel's outputs [20n]
 };
 Dynamics build_dynamics(Context& ctx);
+
+// Σ (∂ρ/∂u⁺)ᵀλ over the rows' geometric measures plus the explicit friction impulses, per u
+// entry [6·nsim]: what the constraints put into r_dyn.
+std::vector<Expr> constraint_impulses(const Context& ctx);
 
 // Inverse effective mass j M̃⁻¹ jᵀ of a generalised direction j (sparse over bodies, 6 entries
 // per body) at q⁻.

@@ -23,7 +23,12 @@ std::vector<Expr> joint_generalized_forces(const Context& ctx) {
   return vjp(velocities, ctx.u_minus, torques);
 }
 
-// Σ (∂ρ/∂u⁺)ᵀλ plus the explicit friction impulses, per u entry [6n].
+std::array<Expr, 6> symmetric_entries(const M3& s) {
+  return {s(0, 0), s(1, 1), s(2, 2), s(0, 1), s(0, 2), s(1, 2)};
+}
+
+}  // namespace
+
 std::vector<Expr> constraint_impulses(const Context& ctx) {
   std::vector<Expr> measures, impulses;
   for (const Row& row : ctx.rows) {
@@ -41,12 +46,6 @@ std::vector<Expr> constraint_impulses(const Context& ctx) {
     }
   return total;
 }
-
-std::array<Expr, 6> symmetric_entries(const M3& s) {
-  return {s(0, 0), s(1, 1), s(2, 2), s(0, 1), s(0, 2), s(1, 2)};
-}
-
-}  // namespace
 
 Dynamics build_dynamics(Context& ctx) {
   const int n = ctx.model.nsim;

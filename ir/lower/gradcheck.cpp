@@ -219,12 +219,6 @@ Vector scale_per_input(const std::vector<Coordinate>& coords, const Vector& grad
   return scale;
 }
 
-Vector random_vector(std::size_t n, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  Vector v(n);
-  for (double& x : v) x = u(rng);
-  return v;
-}
 
 class Checker {
  public:
@@ -453,12 +447,20 @@ Quat small_rotation(std::mt19937_64& rng, double max_angle) {
 
 }  // namespace
 
+Vector random_vector(std::size_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  Vector v(n);
+  for (double& x : v) x = u(rng);
+  return v;
+}
+
 Vector KernelPoint::base() const {
   Vector out;
   for (const Vector* v : {&q_minus, &u_minus, &u_plus, &lambda, &ctrl, &params})
     out.insert(out.end(), v->begin(), v->end());
   out.push_back(h);
   out.insert(out.end(), terrain.begin(), terrain.end());
+  out.insert(out.end(), geoms.begin(), geoms.end());
   return out;
 }
 

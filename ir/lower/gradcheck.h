@@ -18,8 +18,9 @@ struct KernelPoint {
   double h = 0.02;
   std::vector<double> terrain;     // the terrain probes' inputs (program.h)
   std::vector<double> friction_w;  // the exact W at this point (from `residual`)
+  std::vector<double> geoms;       // a pair template's geom inputs (empty for a model)
   // The base inputs in kernel order (q_minus, u_minus, u_plus, lambda, ctrl, params, h,
-  // terrain).
+  // terrain, geoms).
   std::vector<double> base() const;
 };
 
@@ -29,6 +30,9 @@ struct KernelPoint {
 // impulses in ±0.1, ctrl in ±1, params within ±10 % of their defaults, h in [0.01, 0.05];
 // friction_w evaluated from `residual`.
 KernelPoint random_kernel_point(const ResidualProgram& prog, std::mt19937_64& rng);
+
+// n entries uniform in [−1, 1] (tangents and cotangents of the derivative checks).
+std::vector<double> random_vector(std::size_t n, std::mt19937_64& rng);
 
 // Evaluates a kernel (by name) at a point; `extra` is appended to the base inputs.
 std::vector<double> evaluate_kernel(const ResidualProgram& prog, const std::string& kernel,

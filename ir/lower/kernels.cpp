@@ -45,26 +45,19 @@ class KernelBuilder {
                                                                      {"ctrl", &ctx_.ctrl},
                                                                      {"params", &ctx_.params},
                                                                      {"h", &h},
-                                                                     {"terrain", &ctx_.terrain}};
-    for (const auto& [group, values] : base) append_input(k, group, *values);
-    for (const auto& [group, values] : extra) append_input(k, group, *values);
+                                                                     {"terrain", &ctx_.terrain},
+                                                                     {"geoms", &ctx_.geom_inputs}};
+    for (const auto& [group, values] : base) k.add_input(group, *values);
+    for (const auto& [group, values] : extra) k.add_input(group, *values);
     prog_.kernels.push_back(std::move(k));
     return prog_.kernels.back();
   }
 
   static void output(Kernel& k, const std::string& name, const std::vector<Expr>& values) {
-    k.outputs.push_back(
-        {name, static_cast<int>(k.function.outputs.size()), static_cast<int>(values.size())});
-    k.function.outputs.insert(k.function.outputs.end(), values.begin(), values.end());
+    k.add_output(name, values);
   }
 
  private:
-  static void append_input(Kernel& k, const std::string& name, const std::vector<Expr>& values) {
-    k.inputs.push_back(
-        {name, static_cast<int>(k.function.inputs.size()), static_cast<int>(values.size())});
-    k.function.inputs.insert(k.function.inputs.end(), values.begin(), values.end());
-  }
-
   Context& ctx_;
   ResidualProgram& prog_;
 };
@@ -131,12 +124,12 @@ struct Rows {
   std::vector<Expr> contact_gap;  // g(q⁺) of every contact normal row, in row order
 };
 
-void add_residual_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows) {
+void add_residual_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows, KernelSet set) {
   Kernel& residual = kb.add("residual", {});
   KernelBuilder::output(residual, "r_dyn", rows.r_dyn);
   KernelBuilder::output(residual, "r_con", rows.r_con);
   KernelBuilder::output(residual, "merit", rows.merit);
-  KernelBuilder::output(residual, "q_plus", q_plus(ctx));
+  if (set == KernelSet::Model) KernelBuilder::output(residual, "q_plus", q_plus(ctx));
   KernelBuilder::output(residual, "friction_w", ctx.friction_w_exact);
   KernelBuilder::output(residual, "gap", rows.contact_gap);
   KernelBuilder::output(kb.add("residual_frozen_w", {{"friction_w", &ctx.friction_w}}), "r_con",
@@ -144,18 +137,19 @@ void add_residual_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows) {
 }
 
 void add_newton_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows,
-                        const std::vector<Expr>& mass, ResidualProgram& prog) {
+                        const std::vector<Expr>& mass, ResidualProgram& prog, KernelSet set) {
   const FrozenDerivatives d = frozen_derivatives(ctx, rows.frozen);
   prog.jhat_row = d.jhat.row;
   prog.jhat_col = d.jhat.col;
   const std::pair<std::string, const std::vector<Expr>*> w{"friction_w", &ctx.friction_w};
   KernelBuilder::output(kb.add("jhat", {w}), "values", d.jhat.value);
   KernelBuilder::output(kb.add("c_diag", {w}), "c_diag", d.c_diag);
-  KernelBuilder::output(kb.add("mass", {}), "mass", mass);
+  if (set == KernelSet::Model) KernelBuilder::output(kb.add("mass", {}), "mass", mass);
   KernelBuilder::output(kb.add("diag_a", {w}), "diag_a", schur_diagonal(ctx, d));
 }
 
-void add_adjoint_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows, ResidualProgram& prog) {
+void add_adjoint_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows, ResidualProgram& prog,
+                         KernelSet set) {
   const std::vector<Expr> r = concat({&rows.r_dyn, &rows.r_con});
   const std::vector<Expr> unknowns = concat({&ctx.u_plus, &ctx.lambda});
   prog.tangent_u = vars(ctx.g, "tangent_u", ctx.u_plus.size());
@@ -184,6 +178,7 @@ void add_adjoint_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows, Resi
     offset += group->size();
   }
 
+  if (set == KernelSet::Template) return;
   // The end-of-step pose q⁺(q⁻, u⁺) (exponential map, normalised) pulled back: the backward
   // step's right-hand side gets ∂q⁺/∂u⁺ᵀ q̄⁺, and q̄⁻ its direct part ∂q⁺/∂q⁻ᵀ q̄⁺.
   prog.cotangent_q = vars(ctx.g, "cotangent_q", ctx.q_minus.size());
@@ -198,7 +193,7 @@ void add_adjoint_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows, Resi
 
 }  // namespace
 
-void build_kernels(Context& ctx, const Dynamics& dyn, ResidualProgram& prog) {
+void build_kernels(Context& ctx, const Dynamics& dyn, ResidualProgram& prog, KernelSet set) {
   KernelBuilder kb(ctx, prog);
   prog.kernels.reserve(16);  // kernels are filled through references while they are added
   Rows rows;
@@ -209,9 +204,9 @@ void build_kernels(Context& ctx, const Dynamics& dyn, ResidualProgram& prog) {
     rows.merit.push_back(row.merit);
     if (row.info.kind == RowKind::ContactNormal) rows.contact_gap.push_back(row.gap);
   }
-  add_residual_kernels(ctx, kb, rows);
-  add_newton_kernels(ctx, kb, rows, dyn.mass, prog);
-  add_adjoint_kernels(ctx, kb, rows, prog);
+  add_residual_kernels(ctx, kb, rows, set);
+  add_newton_kernels(ctx, kb, rows, dyn.mass, prog, set);
+  add_adjoint_kernels(ctx, kb, rows, prog, set);
 }
 
 }  // namespace talon::ir::lower

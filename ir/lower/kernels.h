@@ -5,8 +5,17 @@
 
 namespace talon::ir::lower {
 
-// Appends residual, residual_frozen_w, jhat, c_diag, mass, diag_a, jvp_exact, vjp_exact and
-// vjp_inputs to prog.kernels (see lower.h) and fills prog's jhat pattern and extra inputs.
-void build_kernels(Context& ctx, const Dynamics& dyn, ResidualProgram& prog);
+// Which kernels: a model's, or a per-type template's, which leaves out what is per body (the
+// `mass` and `vjp_q_plus` kernels, `residual`'s q_plus).
+enum class KernelSet { Model, Template };
+
+// Appends residual, residual_frozen_w, jhat, c_diag, mass, diag_a, jvp_exact, vjp_exact,
+// vjp_inputs and vjp_q_plus to prog.kernels (see lower.h) and fills prog's jhat pattern and
+// extra inputs.
+void build_kernels(Context& ctx, const Dynamics& dyn, ResidualProgram& prog,
+                   KernelSet set = KernelSet::Model);
+
+// The program's metadata from the lowered context (lower.cpp): sizes, inputs, rows, blocks.
+void fill_metadata(Context& ctx, ResidualProgram& prog);
 
 }  // namespace talon::ir::lower

@@ -19,7 +19,9 @@ Diagnostics notes_as_diagnostics(const Context& ctx) {
   return out;
 }
 
-void fill_metadata(Context& ctx, ResidualProgram& prog) {
+}  // namespace
+
+void lower::fill_metadata(Context& ctx, ResidualProgram& prog) {
   prog.nsim = ctx.model.nsim;
   prog.nrows = static_cast<int>(ctx.rows.size());
   prog.nu = ctx.model.nu;
@@ -32,6 +34,7 @@ void fill_metadata(Context& ctx, ResidualProgram& prog) {
   prog.params = ctx.params;
   prog.h = ctx.h;
   prog.terrain = ctx.terrain;
+  prog.geom_inputs = ctx.geom_inputs;
   prog.terrain_probes = ctx.terrain_probes;
   prog.friction_w = ctx.friction_w;
   prog.param_info = ctx.param_info;
@@ -42,8 +45,6 @@ void fill_metadata(Context& ctx, ResidualProgram& prog) {
   prog.reference_q = reference_configuration(ctx.model);
   prog.notes = ctx.notes;
 }
-
-}  // namespace
 
 void compute_kernel_stats(ResidualProgram& prog) {
   lower::fill_stats(prog);
@@ -66,7 +67,7 @@ Expected<ResidualProgram> lower_model(const Model& model, const LowerOptions& op
   lower::build_joint_forces(ctx);
   const lower::Dynamics dynamics = lower::build_dynamics(ctx);
   lower::build_kernels(ctx, dynamics, prog);
-  fill_metadata(ctx, prog);
+  lower::fill_metadata(ctx, prog);
   prog.stats.graph_nodes = prog.graph->num_nodes();
   prog.stats.blocks = prog.blocks;
   if (options.kernel_stats) compute_kernel_stats(prog);

@@ -28,6 +28,18 @@ const Slice* find_slice(const std::vector<Slice>& slices, const std::string& nam
 }
 }  // namespace
 
+void Kernel::add_input(const std::string& name, const std::vector<Expr>& values) {
+  inputs.push_back(
+      {name, static_cast<int>(function.inputs.size()), static_cast<int>(values.size())});
+  function.inputs.insert(function.inputs.end(), values.begin(), values.end());
+}
+
+void Kernel::add_output(const std::string& name, const std::vector<Expr>& values) {
+  outputs.push_back(
+      {name, static_cast<int>(function.outputs.size()), static_cast<int>(values.size())});
+  function.outputs.insert(function.outputs.end(), values.begin(), values.end());
+}
+
 const Slice* Kernel::input(const std::string& name) const {
   return find_slice(inputs, name);
 }

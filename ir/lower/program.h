@@ -100,6 +100,9 @@ struct Kernel {
   std::vector<Slice> outputs;  // in Function::outputs order
   const Slice* input(const std::string& name) const;
   const Slice* output(const std::string& name) const;
+  // Appends a named group to the function's inputs (Var exprs) or outputs.
+  void add_input(const std::string& name, const std::vector<Expr>& values);
+  void add_output(const std::string& name, const std::vector<Expr>& values);
 };
 
 struct KernelStats {
@@ -126,6 +129,8 @@ struct ResidualProgram {
   std::vector<Expr> q_minus, u_minus, u_plus, lambda, ctrl, params;
   Expr h;
   std::vector<Expr> terrain;  // [TerrainProbe::kInputs · terrain_probes.size()]
+  // A per-type template's geom placements (ir/lower/pair_templates.h); empty for a model.
+  std::vector<Expr> geom_inputs;
   // Extra inputs of some kernels.
   std::vector<Expr> friction_w;                    // [nfriction] frozen W (jhat, c_diag, diag_a)
   std::vector<Expr> tangent_u, tangent_lambda;     // jvp_exact

@@ -1,5 +1,5 @@
-// State layout and kinematics: the step's inputs, the mass parameters, and the symbolic
-// pose of every sim body at both ends of the step.
+// State layout and kinematics: the step's inputs, the mass parameters, the symbolic pose of
+// every sim body at both ends of the step, and the geoms' placements on them.
 //
 // q⁺ follows the backward-Euler kinematic map with G frozen at q⁻ (DESIGN "State and time
 // stepping"): x⁺ = x⁻ + h v⁺ for the centre of mass, and for the orientation the exponential
@@ -86,7 +86,24 @@ void build_body_state(Context& ctx, int b) {
   body.inertia_world_inv_minus = r * symmetric_inverse(body.inertia_local) * transpose(r);
 }
 
+// The geoms' placements and sizes as the model's constants (the world's geoms: com_local 0).
+void build_geom_inputs(Context& ctx) {
+  ctx.geoms.reserve(ctx.model.ngeom);
+  for (int geom = 0; geom < ctx.model.ngeom; ++geom) {
+    const GeomPlacement p = geom_placement(ctx.model, geom);
+    ctx.geoms.push_back(
+        {constant(ctx.g, p.offset), constant(ctx.g, p.rot), constant(ctx.g, p.size)});
+  }
+}
+
 }  // namespace
+
+GeomPlacement geom_placement(const Model& model, int geom) {
+  const int sim = model.geom_sim[geom];
+  const Vec3 com_local = sim < 0 ? Vec3::Zero() : model.sim_com[sim];
+  const Pose& local = model.geom_pose[geom];
+  return {local.pos - com_local, local.quat.toRotationMatrix(), model.geom_size[geom]};
+}
 
 V3 Frame::point(const Vec3& p_local) const {
   Graph& g = com.x.graph();
@@ -103,6 +120,7 @@ void build_state(Context& ctx) {
   ctx.bodies.resize(n);
   for (int b = 0; b < n; ++b) create_mass_parameters(ctx, b);
   for (int b = 0; b < n; ++b) build_body_state(ctx, b);
+  build_geom_inputs(ctx);
 }
 
 }  // namespace talon::ir::lower

@@ -1,0 +1,79 @@
+// Kernels per type, step 2 (docs/design.md, "Kernels per type"): the contact rows of one geom
+// pair lowered once per pair *type*, as functions of one instance's inputs, and the table of
+// a lowered program's instances of each type.
+//
+// A template is lowered by the same passes as a model (build_state, build_pair_rows) on a
+// model of its own: the pair's two geoms, each on a free body of its own or on the world.
+// Only what an instance differs by is an input: the two bodies' state, the geoms' placements
+// and sizes (GeomInputs), the parameters the rows read, the rows' impulses and friction
+// weights, h. So evaluated at an instance's values, a template gives that instance's rows of
+// the unrolled program exactly (tests/ir/test_pair_templates.cpp checks it on the shipped
+// models to round-off), and its derivatives, taken per template, are the instance's blocks
+// of the program's.
+//
+// Not yet templated (their pairs stay unrolled): mesh hulls (the polytope is built from the
+// hull's vertices as numbers) and terrains (their tangent planes are inputs of another kind).
+#pragma once
+
+#include <compare>
+#include <memory>
+#include <vector>
+
+#include "frontend/model.h"
+#include "ir/lower/gradcheck.h"
+#include "ir/lower/lower.h"
+#include "ir/lower/program.h"
+
+namespace talon::ir {
+
+struct PairTemplateKey {
+  GeomType a = GeomType::Plane, b = GeomType::Sphere;  // canonical order (contact_geometry.h)
+  bool a_static = false, b_static = false;             // the geom is on the world
+  bool friction = false;                               // condim >= 3: two friction rows a slot
+  auto operator<=>(const PairTemplateKey&) const = default;
+};
+
+// Whether a canonically ordered pair of these types has a template.
+bool pair_has_template(GeomType a, GeomType b);
+
+// A template: the residual program of the pair alone, with the kernels of a model's program
+// less what is per body (kernels.h, KernelSet::Template). Its inputs are a model program's
+// (q_minus, u_minus, u_plus of its moving bodies, a's first; its rows' lambda, normal rows
+// then two friction rows a slot; params; h; friction_w), with no ctrl or terrain, and
+// `geom_inputs`: GeomInputs of a, then of b. Its r_dyn is what its rows add to their bodies'
+// r_dyn, −Σ Jᵀλ; everything else means what the program's does, for the pair's rows.
+struct PairTemplate {
+  PairTemplateKey key;
+  ResidualProgram program;
+};
+
+PairTemplate lower_pair_template(const PairTemplateKey& key, const LowerOptions& options);
+
+// One pair of a program lowered by a template: where its inputs come from and where its
+// outputs go.
+struct PairInstance {
+  int template_index = -1;          // into PairTemplates::templates
+  int geom_a = -1, geom_b = -1;     // Model geoms, canonical order
+  std::vector<int> bodies;          // the moving sim bodies, a's first (template order)
+  std::vector<int> rows;            // program constraint rows (lambda indices), template order
+  std::vector<int> friction_w;      // program friction-weight indices of its slots
+  std::vector<int> params;          // program parameter indices, template order
+  std::vector<double> geom_inputs;  // [2·GeomInputs::kInputs] the geoms' constants
+};
+
+struct PairTemplates {
+  std::vector<PairTemplate> templates;
+  std::vector<PairInstance> instances;  // the program's templated pairs, in slot order
+  int unrolled_pairs = 0;               // pairs without a template (meshes, terrains)
+};
+
+// The templates a lowered program's pairs need and their instances. The program must have
+// been lowered from `model` with `options` and unfolded parameters.
+PairTemplates pair_templates(const Model& model, const ResidualProgram& program,
+                             const LowerOptions& options);
+
+// The point of `instance`'s template (its inputs) gathered from a point of the program.
+KernelPoint instance_point(const PairTemplate& t, const PairInstance& instance,
+                           const KernelPoint& program_point);
+
+}  // namespace talon::ir

@@ -1,0 +1,349 @@
+// The per-type pair templates (ir/lower/pair_templates.h) against the unrolled program: at
+// random points, each instance's template, evaluated at the instance's gathered inputs,
+// gives that instance's share of every kernel of the program - its rows (exact, frozen,
+// merit), gaps, exact friction weights, Ĵ entries, C and the Schur diagonal, and its
+// share of r_dyn, of the exact JVP and of both VJPs - to round-off.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <tuple>
+
+#include "frontend/load.h"
+#include "ir/lower/pair_templates.h"
+#include "skip.h"
+#include "test_lower_support.h"
+
+using namespace talon;
+using namespace talon::lower_test;
+
+namespace {
+
+using Vector = std::vector<double>;
+
+const char* kHumanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml";
+
+Model load(const std::string& path) {
+  Expected<Model> model = load_model(path, {});
+  INFO(model.diagnostics().format());
+  REQUIRE(model.ok());
+  return std::move(*model);
+}
+
+double max_abs(const Vector& v) {
+  double m = 0;
+  for (double x : v) m = std::max(m, std::abs(x));
+  return m;
+}
+
+Vector concat(const Vector& a, const Vector& b) {
+  Vector out = a;
+  out.insert(out.end(), b.begin(), b.end());
+  return out;
+}
+
+Vector gather(const Vector& from, const std::vector<int>& indices) {
+  Vector out;
+  for (int i : indices) out.push_back(from[i]);
+  return out;
+}
+
+// The u entries (6 a body) of the given bodies.
+std::vector<int> body_entries(const std::vector<int>& bodies, int width = 6) {
+  std::vector<int> out;
+  for (int b : bodies)
+    for (int i = 0; i < width; ++i) out.push_back(width * b + i);
+  return out;
+}
+
+// An instance's share of a program's output: the output minus the same without the instance.
+// Its rounding is that of the outputs it is the difference of, so `scale` is their largest
+// entry.
+struct Share {
+  Vector values;
+  double scale = 0;
+};
+
+// Compares the program's entries `at` of `program` with the template's `templated` (in the
+// same order), within 1e-12 of the largest program entry of the group (or of `scale`).
+void check_group(const std::string& what, const Vector& program, const std::vector<int>& at,
+                 const Vector& templated, double scale = 0) {
+  REQUIRE(at.size() == templated.size());
+  scale = std::max({1.0, max_abs(program), scale});
+  for (std::size_t k = 0; k < at.size(); ++k) {
+    INFO(what << " entry " << k << ": program " << program[at[k]] << ", template " << templated[k]);
+    CHECK(std::abs(program[at[k]] - templated[k]) <= 1e-12 * scale);
+  }
+}
+
+void check_group(const std::string& what, const Share& program, const std::vector<int>& at,
+                 const Vector& templated) {
+  check_group(what, program.values, at, templated, program.scale);
+}
+
+// A program's kernels evaluated through their schedules (scheduled once), each output
+// group at a point remembered: the instances of a scene share the program's values at the
+// point and differ only in the values without themselves.
+class Evaluator {
+ public:
+  explicit Evaluator(const ir::ResidualProgram& prog) : prog_(prog) {}
+
+  const ir::ResidualProgram& program() const { return prog_; }
+
+  Vector group(const std::string& kernel, const std::string& name, const ir::KernelPoint& p,
+               const Vector& extra) {
+    const ir::Kernel& k = prog_.kernel(kernel);
+    auto key = std::make_tuple(kernel, &p, extra);
+    auto found = values_.find(key);
+    if (found == values_.end()) {
+      auto s = schedules_.find(kernel);
+      if (s == schedules_.end()) s = schedules_.emplace(kernel, ir::schedule(k.function)).first;
+      found = values_.emplace(key, ir::evaluate(s->second, concat(p.base(), extra))).first;
+    }
+    const ir::Slice* slice = k.output(name);
+    REQUIRE(slice != nullptr);
+    return Vector(found->second.begin() + slice->offset,
+                  found->second.begin() + slice->offset + slice->size);
+  }
+
+  void forget(const ir::KernelPoint& p) {
+    std::erase_if(values_, [&](const auto& entry) { return std::get<1>(entry.first) == &p; });
+  }
+
+ private:
+  const ir::ResidualProgram& prog_;
+  std::map<std::string, ir::Schedule> schedules_;
+  std::map<std::tuple<std::string, const ir::KernelPoint*, Vector>, Vector> values_;
+};
+
+// The program's point and the directions the JVP and VJPs are checked along.
+struct ScenePoint {
+  ir::KernelPoint point;
+  Vector tangent_u, tangent_lambda, cotangent_dyn, cotangent_con;
+};
+
+// One instance checked at one point of the program.
+class InstanceCheck {
+ public:
+  InstanceCheck(Evaluator& program, const ir::PairTemplate& t, const ir::PairInstance& instance,
+                const ScenePoint& scene)
+      : program_(program),
+        prog_(program.program()),
+        template_(t.program),
+        tp_(t.program),
+        instance_(instance),
+        point_(scene.point),
+        scene_(scene) {
+    tpoint_ = ir::instance_point(t, instance, point_);
+    // The program's point without the instance's impulses: its share of r_dyn is then 0.
+    without_ = point_;
+    for (int row : instance.rows) without_.lambda[row] = 0;
+    for (int row : instance.rows) row_entries_.push_back(prog_.ndyn() + row);
+  }
+  ~InstanceCheck() { program_.forget(without_); }
+  InstanceCheck(const InstanceCheck&) = delete;
+  InstanceCheck& operator=(const InstanceCheck&) = delete;
+
+  void residuals() {
+    for (const char* group : {"r_con", "merit"})
+      check_group(group, program_output("residual", group, point_), instance_.rows,
+                  template_output("residual", group));
+    const int first_normal = prog_.block("contact_normal")->begin - prog_.ndyn();
+    std::vector<int> gaps;
+    for (std::size_t k = 0; k < tp_.slots.size(); ++k)
+      gaps.push_back(instance_.rows[k] - first_normal);
+    check_group("gap", program_output("residual", "gap", point_), gaps,
+                template_output("residual", "gap"));
+    check_group("friction_w", program_output("residual", "friction_w", point_),
+                instance_.friction_w, template_output("residual", "friction_w"));
+    check_group("r_dyn share", dyn_share("residual", "r_dyn", {}, {}),
+                body_entries(instance_.bodies), template_output("residual", "r_dyn"));
+  }
+
+  void newton_kernels() {
+    const Vector& w = point_.friction_w;
+    const Vector& tw = tpoint_.friction_w;
+    for (const auto& [kernel, group] :
+         {std::pair{"residual_frozen_w", "r_con"}, std::pair{"c_diag", "c_diag"},
+          std::pair{"diag_a", "diag_a"}})
+      check_group(kernel, program_output(kernel, group, point_, w), instance_.rows,
+                  template_output(kernel, group, tw));
+    // Ĵ: the template's entries at the program's (row, u index), and the program's entries of
+    // the instance's rows are all among them. The template has more structural entries where
+    // the program's constants (a plane's normal on the world, say) zero a derivative: those
+    // are compared with 0 (the entry appended to the program's).
+    Vector program = program_output("jhat", "values", point_, w);
+    const int zero = static_cast<int>(program.size());
+    program.push_back(0.0);
+    const Vector templated = template_output("jhat", "values", tw);
+    std::map<std::pair<int, int>, int> program_entry;
+    for (int k = 0; k < zero; ++k) program_entry[{prog_.jhat_row[k], prog_.jhat_col[k]}] = k;
+    std::vector<int> at;
+    std::size_t matched = 0;
+    for (std::size_t k = 0; k < templated.size(); ++k) {
+      const int row = instance_.rows[tp_.jhat_row[k]];
+      const int col = 6 * instance_.bodies[tp_.jhat_col[k] / 6] + tp_.jhat_col[k] % 6;
+      const auto found = program_entry.find({row, col});
+      at.push_back(found == program_entry.end() ? zero : found->second);
+      matched += found != program_entry.end();
+    }
+    check_group("jhat", program, at, templated);
+    std::size_t in_rows = 0;
+    for (int row : prog_.jhat_row)
+      in_rows += std::count(instance_.rows.begin(), instance_.rows.end(), row);
+    CHECK(in_rows == matched);
+  }
+
+  void jvp() {
+    const Vector& tangent_u = scene_.tangent_u;
+    const Vector& tangent_lambda = scene_.tangent_lambda;
+    const Vector templated =
+        template_output("jvp_exact", "jvp",
+                        concat(gather(tangent_u, body_entries(instance_.bodies)),
+                               gather(tangent_lambda, instance_.rows)));
+    const int ndyn_t = tp_.ndyn();
+    const Vector template_dyn(templated.begin(), templated.begin() + ndyn_t);
+    const Vector template_rows(templated.begin() + ndyn_t, templated.end());
+    const Vector full =
+        program_output("jvp_exact", "jvp", point_, concat(tangent_u, tangent_lambda));
+    check_group("jvp rows", full, row_entries_, template_rows);
+    // The r_dyn share: without the instance's impulses and their tangents it is 0.
+    Vector other_lambda = tangent_lambda;
+    for (int row : instance_.rows) other_lambda[row] = 0;
+    check_group("jvp r_dyn share",
+                dyn_share("jvp_exact", "jvp", concat(tangent_u, tangent_lambda),
+                          concat(tangent_u, other_lambda)),
+                body_entries(instance_.bodies), template_dyn);
+  }
+
+  // The VJPs along the instance's rows' cotangents alone (r_dyn's 0), where the program's
+  // pull-back is the instance's; then along r_dyn's (the rows' 0), where its share is the
+  // program's minus the same without its impulses. Apart, neither compares a difference of
+  // sums over every row of a body (the humanoid's inertias: 1e-12 of 1e4) with the template.
+  void vjps() {
+    Vector rows_only(prog_.nrows, 0.0);
+    for (int row : instance_.rows) rows_only[row] = scene_.cotangent_con[row];
+    check_vjps(Vector(prog_.ndyn(), 0.0), rows_only, false);
+    check_vjps(scene_.cotangent_dyn, Vector(prog_.nrows, 0.0), true);
+  }
+
+ private:
+  void check_vjps(const Vector& cotangent_dyn, const Vector& cotangent_con, bool impulses) {
+    INFO((impulses ? "along r_dyn" : "along the rows"));
+    const Vector extra = concat(cotangent_dyn, cotangent_con);
+    const Vector textra = concat(gather(cotangent_dyn, body_entries(instance_.bodies)),
+                                 gather(cotangent_con, instance_.rows));
+    auto program = [&](const std::string& kernel, const std::string& group) {
+      return impulses ? share(kernel, group, extra, extra)
+                      : Share{program_output(kernel, group, point_, extra), 0};
+    };
+    const Vector templated = template_output("vjp_exact", "vjp", textra);
+    const int ndyn_t = tp_.ndyn();
+    check_group("vjp lambda", program_output("vjp_exact", "vjp", point_, extra), row_entries_,
+                Vector(templated.begin() + ndyn_t, templated.end()));
+    check_group("vjp u_plus", program("vjp_exact", "vjp"), body_entries(instance_.bodies),
+                Vector(templated.begin(), templated.begin() + ndyn_t));
+    check_group("vjp q_minus", program("vjp_inputs", "q_minus"), body_entries(instance_.bodies, 7),
+                template_output("vjp_inputs", "q_minus", textra));
+    check_group("vjp u_minus", program("vjp_inputs", "u_minus"), body_entries(instance_.bodies),
+                template_output("vjp_inputs", "u_minus", textra));
+    // Parameters: the template's scatter-add into the program's (priority friction reads one
+    // geom's friction twice); every other parameter's share is 0.
+    const Vector params = template_output("vjp_inputs", "params", textra);
+    Vector scattered(prog_.params.size(), 0.0);
+    for (std::size_t k = 0; k < params.size(); ++k) scattered[instance_.params[k]] += params[k];
+    std::vector<int> all(prog_.params.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+    check_group("vjp params", program("vjp_inputs", "params"), all, scattered);
+  }
+
+  Vector program_output(const std::string& kernel, const std::string& group,
+                        const ir::KernelPoint& p, const Vector& extra = {}) {
+    return program_.group(kernel, group, p, extra);
+  }
+  Vector template_output(const std::string& kernel, const std::string& group,
+                         const Vector& extra = {}) {
+    return template_.group(kernel, group, tpoint_, extra);
+  }
+  // An output at the point minus the same without the instance (its impulses and, through
+  // `extra_without`, its tangents or cotangents): the instance's share.
+  Share share(const std::string& kernel, const std::string& group, const Vector& extra,
+              const Vector& extra_without) {
+    Share out{program_output(kernel, group, point_, extra), 0};
+    const Vector rest = program_output(kernel, group, without_, extra_without);
+    out.scale = std::max(max_abs(out.values), max_abs(rest));
+    for (std::size_t i = 0; i < rest.size(); ++i) out.values[i] -= rest[i];
+    return out;
+  }
+  // The share of r_dyn (the first ndyn entries of the group).
+  Share dyn_share(const std::string& kernel, const std::string& group, const Vector& extra,
+                  const Vector& extra_without) {
+    Share out = share(kernel, group, extra, extra_without);
+    out.values.resize(prog_.ndyn());
+    return out;
+  }
+
+  Evaluator& program_;
+  const ir::ResidualProgram& prog_;
+  Evaluator template_;
+  const ir::ResidualProgram& tp_;
+  const ir::PairInstance& instance_;
+  const ir::KernelPoint& point_;
+  const ScenePoint& scene_;
+  ir::KernelPoint tpoint_, without_;
+  std::vector<int> row_entries_;  // the instance's rows' entries of [r_dyn; r_con]
+};
+
+void check_scene(const std::string& path) {
+  INFO(path);
+  const Model model = load(path);
+  const ir::ResidualProgram prog = lower(model);
+  const ir::PairTemplates templates = ir::pair_templates(model, prog, {});
+  REQUIRE(!templates.instances.empty());
+  std::mt19937_64 rng(7);
+  ScenePoint scene{ir::random_kernel_point(prog, rng), ir::random_vector(prog.ndyn(), rng),
+                   ir::random_vector(prog.nrows, rng), ir::random_vector(prog.ndyn(), rng),
+                   ir::random_vector(prog.nrows, rng)};
+  Evaluator program(prog);
+  for (const ir::PairInstance& instance : templates.instances) {
+    INFO("pair of geoms " << instance.geom_a << " and " << instance.geom_b);
+    InstanceCheck check(program, templates.templates[instance.template_index], instance, scene);
+    check.residuals();
+    check.newton_kernels();
+    check.jvp();
+    check.vjps();
+  }
+}
+
+}  // namespace
+
+TEST_CASE("pair templates: every shipped scene's pairs equal the unrolled kernels") {
+  for (const char* name : {"primitive_pile.xml", "box_stack.xml", "push_box.xml", "sliding_box.xml",
+                           "sphere_drop.xml", "three_wheeler_scene.xml"})
+    check_scene(std::string(TALON_MODELS_DIR) + "/" + name);
+  check_scene(std::string(TALON_TEST_DATA_DIR) + "/scenes/cylinder_stacks.xml");
+}
+
+TEST_CASE("pair templates: MuJoCo's humanoid's pairs equal the unrolled kernels", "[ir][large]") {
+  if (!std::filesystem::exists(kHumanoid))
+    TALON_SKIP("MuJoCo's humanoid.xml is not installed (Debian's libmujoco-samples)");
+  check_scene(kHumanoid);
+}
+
+TEST_CASE("pair templates: one template per pair type, whatever the number of pairs") {
+  const Model model = load(std::string(TALON_MODELS_DIR) + "/primitive_pile.xml");
+  const ir::ResidualProgram prog = lower(model);
+  const ir::PairTemplates templates = ir::pair_templates(model, prog, {});
+  std::size_t slots = 0;
+  std::map<ir::PairTemplateKey, int> instances_of;
+  for (const ir::PairInstance& instance : templates.instances) {
+    const ir::PairTemplate& t = templates.templates[instance.template_index];
+    slots += t.program.slots.size();
+    ++instances_of[t.key];
+  }
+  CHECK(templates.unrolled_pairs == 0);
+  CHECK(slots == prog.slots.size());  // every slot of the pile is an instance's
+  CHECK(instances_of.size() == templates.templates.size());
+  CHECK(templates.templates.size() < templates.instances.size());
+}
