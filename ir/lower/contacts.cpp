@@ -24,6 +24,7 @@
 
 #include "ir/lower/contact_geometry.h"
 #include "ir/lower/contact_pairs.h"
+#include "ir/lower/pair_templates.h"
 
 namespace talon::ir::lower {
 namespace {
@@ -31,8 +32,11 @@ namespace {
 struct SlotGeometry {
   GeomPair pair;
   int body_a = -1, body_b = -1;
-  ContactPoint minus, plus;
-  int slot = -1;  // index into ctx.slots
+  ContactPoint minus, plus;  // unset where the pair's rows come from a template
+  int slot = -1;             // index into ctx.slots
+  // The pair's rows come from its per-type template (LowerOptions::pair_templates): here
+  // they are placeholders, zero in every kernel, with their impulses and friction weights.
+  bool templated = false;
 };
 
 GeomPose geom_pose(const Context& ctx, int geom, Time t) {
@@ -158,39 +162,59 @@ GeomPose terrain_plane(const TerrainInputs& in, const Context& ctx, int geom, Ti
   return plane;
 }
 
-// The pair's slots with a's pose given per time (`pose_a`), appended to `out`; `suffix` is
-// added to their kind.
-template <class PoseA>
-void add_pair_slots(Context& ctx, const GeomPair& pair, PoseA pose_a, const std::string& suffix,
-                    std::vector<SlotGeometry>& out) {
+// Slot k of a pair, appended to ctx.slots.
+SlotGeometry add_slot(Context& ctx, const GeomPair& pair, int k) {
   const Model& m = ctx.model;
+  SlotGeometry s;
+  s.pair = pair;
+  s.body_a = m.geom_sim[pair.a];
+  s.body_b = m.geom_sim[pair.b];
+  ContactSlot slot;
+  slot.geom_a = pair.a;
+  slot.geom_b = pair.b;
+  slot.kind = contact_slot_kind(m.geom_type[pair.a], m.geom_type[pair.b], k);
+  s.slot = static_cast<int>(ctx.slots.size());
+  ctx.slots.push_back(slot);
+  return s;
+}
+
+// The pair's slots with a's pose given per time (`pose_a`), appended to `out`.
+template <class PoseA>
+void add_pair_slots(Context& ctx, const GeomPair& pair, PoseA pose_a,
+                    std::vector<SlotGeometry>& out) {
   const auto [minus, plus] =
       contact_points_of_step(pose_a(Time::Minus), geom_pose(ctx, pair.b, Time::Minus),
                              pose_a(Time::Plus), geom_pose(ctx, pair.b, Time::Plus));
   for (std::size_t k = 0; k < plus.size(); ++k) {
-    SlotGeometry s{pair, m.geom_sim[pair.a], m.geom_sim[pair.b], minus[k], plus[k], -1};
-    ContactSlot slot;
-    slot.geom_a = pair.a;
-    slot.geom_b = pair.b;
-    slot.kind =
-        contact_slot_kind(m.geom_type[pair.a], m.geom_type[pair.b], static_cast<int>(k)) + suffix;
-    s.slot = static_cast<int>(ctx.slots.size());
-    ctx.slots.push_back(slot);
+    SlotGeometry s = add_slot(ctx, pair, static_cast<int>(k));
+    s.minus = minus[k];
+    s.plus = plus[k];
     out.push_back(s);
   }
+}
+
+bool templated_pair(const Context& ctx, const GeomPair& pair) {
+  const Model& m = ctx.model;
+  return ctx.options.pair_templates && !ctx.options.fold_params &&
+         pair_has_template(m.geom_type[pair.a], m.geom_type[pair.b]);
 }
 
 std::vector<SlotGeometry> slot_geometry(Context& ctx, const std::vector<GeomPair>& pairs) {
   const Model& m = ctx.model;
   std::vector<SlotGeometry> out;
   for (const GeomPair& pair : pairs) {
-    if (m.geom_type[pair.a] != GeomType::Terrain) {
+    if (templated_pair(ctx, pair)) {
+      for (int k = 0; k < contact_slot_count(m.geom_type[pair.a], m.geom_type[pair.b]); ++k) {
+        out.push_back(add_slot(ctx, pair, k));
+        out.back().templated = true;
+      }
+    } else if (m.geom_type[pair.a] != GeomType::Terrain) {
       add_pair_slots(
-          ctx, pair, [&](Time t) { return geom_pose(ctx, pair.a, t); }, "", out);
+          ctx, pair, [&](Time t) { return geom_pose(ctx, pair.a, t); }, out);
     } else {
       const TerrainInputs terrain = terrain_inputs(ctx, pair);
       add_pair_slots(
-          ctx, pair, [&](Time t) { return terrain_plane(terrain, ctx, pair.b, t); }, "", out);
+          ctx, pair, [&](Time t) { return terrain_plane(terrain, ctx, pair.b, t); }, out);
     }
     ++ctx.contact_pairs;
   }
@@ -202,11 +226,25 @@ std::string slot_label(const Context& ctx, const SlotGeometry& s) {
          ctx.slots[s.slot].kind;
 }
 
-void add_normal_row(Context& ctx, const SlotGeometry& s, Expr compliance) {
+// A templated slot's row: zero in every kernel, no impulse on the bodies (its template adds
+// all of that).
+Row& add_placeholder_row(Context& ctx, RowKind kind, const std::string& label) {
+  Row& row = ctx.add_row(kind, label);
+  row.residual = row.residual_frozen = row.merit = ctx.g.constant(0.0);
+  if (kind == RowKind::ContactNormal) row.gap = row.residual;
+  return row;
+}
+
+Row& add_normal_row_equations(Context& ctx, const SlotGeometry& s, Expr compliance) {
+  if (s.templated) return add_placeholder_row(ctx, RowKind::ContactNormal, slot_label(ctx, s));
   const Expr inverse_mass =
       ctx.point_inverse_mass(s.body_a, s.body_b, s.minus.point, s.minus.normal);
-  Row& row = ctx.add_complementarity_row(RowKind::ContactNormal, slot_label(ctx, s), s.plus.gap,
-                                         ctx.h * inverse_mass, compliance);
+  return ctx.add_complementarity_row(RowKind::ContactNormal, slot_label(ctx, s), s.plus.gap,
+                                     ctx.h * inverse_mass, compliance);
+}
+
+void add_normal_row(Context& ctx, const SlotGeometry& s, Expr compliance) {
+  Row& row = add_normal_row_equations(ctx, s, compliance);
   row.info.body = s.body_b;
   row.info.other = s.body_a;
   row.info.slot = s.slot;
@@ -249,7 +287,9 @@ FrictionTerms friction_terms(const Context& ctx, const Expr vt[2], const Expr lt
   return out;
 }
 
-void add_friction_rows(Context& ctx, const SlotGeometry& s, Expr mu, Expr relative_compliance) {
+// The natural-map rows `first`, `first` + 1 of slot s and their impulses on the bodies.
+void add_friction_equations(Context& ctx, const SlotGeometry& s, Expr mu, Expr relative_compliance,
+                            int first, Expr w_input) {
   const auto [t1_minus, t2_minus] = tangent_basis(s.minus.normal);
   const V3& n = s.plus.normal;
   const V3 t1_raw = t1_minus - dot(t1_minus, n) * n;
@@ -259,19 +299,11 @@ void add_friction_rows(Context& ctx, const SlotGeometry& s, Expr mu, Expr relati
       point_velocity(ctx, s.body_b, s.plus.point) - point_velocity(ctx, s.body_a, s.plus.point);
   const Expr k = 0.5 * (ctx.point_inverse_mass(s.body_a, s.body_b, s.minus.point, t1_minus) +
                         ctx.point_inverse_mass(s.body_a, s.body_b, s.minus.point, t2_minus));
-  const int first = static_cast<int>(ctx.rows.size());
-  const std::string label = slot_label(ctx, s);
-  ctx.add_row(RowKind::Friction, label + " friction 1");
-  ctx.add_row(RowKind::Friction, label + " friction 2");
   const Expr vt[2] = {dot(tangents[0], v_rel), dot(tangents[1], v_rel)};
   const Expr lt[2] = {ctx.rows[first].lambda, ctx.rows[first + 1].lambda};
   const Expr ln = ctx.rows[ctx.slots[s.slot].normal_row].lambda;
   const Expr regularization = relative_compliance * k;
   const FrictionTerms terms = friction_terms(ctx, vt, lt, ln, mu, k, regularization);
-  const Expr w_input = ctx.g.variable("friction_w" + std::to_string(ctx.friction_w.size()));
-  ctx.slots[s.slot].friction_row = first;
-  ctx.slots[s.slot].friction_index = static_cast<int>(ctx.friction_w.size());
-  ctx.friction_w.push_back(w_input);
   ctx.friction_w_exact.push_back(terms.slack);
   for (int i = 0; i < 2; ++i) {
     Row& row = ctx.rows[first + i];
@@ -279,9 +311,6 @@ void add_friction_rows(Context& ctx, const SlotGeometry& s, Expr mu, Expr relati
     row.residual_frozen = vt[i] + (w_input * k + regularization) * lt[i];
     row.merit = row.residual;
     row.friction_scale = k;
-    row.info.body = s.body_b;
-    row.info.other = s.body_a;
-    row.info.slot = s.slot;
   }
   const V3 force = lt[0] * tangents[0] + lt[1] * tangents[1];
   for (const auto& [body, sign] : {std::pair{s.body_b, 1.0}, std::pair{s.body_a, -1.0}}) {
@@ -289,6 +318,26 @@ void add_friction_rows(Context& ctx, const SlotGeometry& s, Expr mu, Expr relati
     const V3 arm = s.plus.point - ctx.bodies[body].plus.com;
     ctx.explicit_impulses.push_back({body, sign * force, sign * cross(arm, force)});
   }
+}
+
+void add_friction_rows(Context& ctx, const SlotGeometry& s, Expr mu, Expr relative_compliance) {
+  const int first = static_cast<int>(ctx.rows.size());
+  const std::string label = slot_label(ctx, s);
+  for (const char* suffix : {" friction 1", " friction 2"}) {
+    Row& row = s.templated ? add_placeholder_row(ctx, RowKind::Friction, label + suffix)
+                           : ctx.add_row(RowKind::Friction, label + suffix);
+    row.info.body = s.body_b;
+    row.info.other = s.body_a;
+    row.info.slot = s.slot;
+  }
+  const Expr w_input = ctx.g.variable("friction_w" + std::to_string(ctx.friction_w.size()));
+  ctx.slots[s.slot].friction_row = first;
+  ctx.slots[s.slot].friction_index = static_cast<int>(ctx.friction_w.size());
+  ctx.friction_w.push_back(w_input);
+  if (s.templated)
+    ctx.friction_w_exact.push_back(ctx.g.constant(0.0));
+  else
+    add_friction_equations(ctx, s, mu, relative_compliance, first, w_input);
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 
 #include "common/math.h"
 #include "ir/interpreter.h"
+#include "ir/lower/pair_templates.h"
 #include "ir/passes/schedule.h"
 
 namespace talon::ir {
@@ -35,12 +36,15 @@ class Evaluator {
   explicit Evaluator(const ResidualProgram& prog) : prog_(prog) {}
 
   Vector run(const std::string& name, const KernelPoint& p, const Vector& extra = {}) {
-    auto it = schedules_.find(name);
-    if (it == schedules_.end())
-      it = schedules_.emplace(name, schedule(prog_.kernel(name).function)).first;
     Vector inputs = p.base();
     inputs.insert(inputs.end(), extra.begin(), extra.end());
-    return evaluate(it->second, inputs);
+    Vector out = evaluate(scheduled(-1, prog_, name), inputs);
+    add_pair_instances(prog_, name, inputs, out,
+                       [&](int t, const std::string& kernel, std::span<const double> in) {
+                         return evaluate(scheduled(t, prog_.pairs->templates[t].program, kernel),
+                                         in);
+                       });
+    return out;
   }
 
   // [r_dyn; r_con] of `residual`.
@@ -54,8 +58,19 @@ class Evaluator {
   }
 
  private:
+  // The schedule of a kernel of the program (template -1) or of a pair template.
+  const Schedule& scheduled(int template_index, const ResidualProgram& owner,
+                            const std::string& name) {
+    auto it = schedules_.find({template_index, name});
+    if (it == schedules_.end())
+      it =
+          schedules_.emplace(std::pair{template_index, name}, schedule(owner.kernel(name).function))
+              .first;
+    return it->second;
+  }
+
   const ResidualProgram& prog_;
-  std::map<std::string, Schedule> schedules_;
+  std::map<std::pair<int, std::string>, Schedule> schedules_;
 };
 
 // A coordinate of a KernelPoint that finite differences perturb.
@@ -218,7 +233,6 @@ Vector scale_per_input(const std::vector<Coordinate>& coords, const Vector& grad
   }
   return scale;
 }
-
 
 class Checker {
  public:
@@ -522,7 +536,12 @@ std::vector<double> evaluate_kernel(const ResidualProgram& prog, const std::stri
                                     const KernelPoint& point, const std::vector<double>& extra) {
   Vector inputs = point.base();
   inputs.insert(inputs.end(), extra.begin(), extra.end());
-  return evaluate(prog.kernel(kernel).function, inputs);
+  Vector out = evaluate(prog.kernel(kernel).function, inputs);
+  add_pair_instances(prog, kernel, inputs, out,
+                     [&](int t, const std::string& name, std::span<const double> in) {
+                       return evaluate(prog.pairs->templates[t].program.kernel(name).function, in);
+                     });
+  return out;
 }
 
 std::string GradcheckReport::format() const {

@@ -65,6 +65,11 @@ struct LowerOptions {
   // quadratically with the number of trees; above this many geom pairs none of them is
   // generated (a note says so). -1 = no limit.
   int max_inter_tree_pairs = 4096;
+  // Lower each primitive contact pair's rows once per pair type, as a template evaluated per
+  // instance (ir/lower/pair_templates.h, ResidualProgram::pairs), instead of unrolled into
+  // every kernel: the program's kernels hold zeros where those rows are, and the templates'
+  // instances add them. Needs unfolded parameters (ignored with fold_params).
+  bool pair_templates = false;
   // Fill LowerStats::kernels (DAG and tree sizes per kernel, for `talon ir`). It walks every
   // kernel once more: about a third of the lowering time of a large model.
   bool kernel_stats = false;

@@ -124,7 +124,8 @@ PairTemplate lower_pair_template(const PairTemplateKey& key, const LowerOptions&
   prog.graph = std::make_unique<Graph>();
   const Model model = template_model(key);
   LowerOptions unfolded = options;
-  unfolded.fold_params = false;  // the parameters are the instance's inputs
+  unfolded.fold_params = false;     // the parameters are the instance's inputs
+  unfolded.pair_templates = false;  // its own rows are what it is
   lower::Context ctx(model, unfolded, *prog.graph);
   lower::build_state(ctx);
   for (int i = 0; i < 2; ++i) ctx.geoms[i] = geom_input_variables(ctx.g, i, ctx.geom_inputs);
@@ -179,6 +180,120 @@ PairTemplates pair_templates(const Model& model, const ResidualProgram& program,
     out.instances.push_back(std::move(instance));
   }
   return out;
+}
+
+namespace {
+
+// The entries, within a program kernel's group `name`, of an instance's entries of the group
+// of that name of its template's kernel (kernels.cpp names them alike).
+std::vector<int> group_entries(const ResidualProgram& program, const PairInstance& instance,
+                               const std::string& name) {
+  auto body_entries = [&](int width) {
+    std::vector<int> out;
+    for (int body : instance.bodies)
+      for (int i = 0; i < width; ++i) out.push_back(width * body + i);
+    return out;
+  };
+  for (const char* group : {"u_minus", "u_plus", "tangent_u", "cotangent_dyn", "r_dyn"})
+    if (name == group) return body_entries(6);
+  for (const char* group :
+       {"lambda", "tangent_lambda", "cotangent_con", "r_con", "merit", "c_diag", "diag_a"})
+    if (name == group) return instance.rows;
+  if (name == "q_minus") return body_entries(7);
+  if (name == "jvp" || name == "vjp") {  // [r_dyn; r_con] or [u⁺; λ]
+    std::vector<int> out = body_entries(6);
+    for (int row : instance.rows) out.push_back(program.ndyn() + row);
+    return out;
+  }
+  if (name == "gap") {  // the contact normal rows, the first of the instance's
+    const int first_normal = program.block("contact_normal")->begin - program.ndyn();
+    std::vector<int> out;
+    for (int row : instance.rows)
+      if (program.rows[row].kind == RowKind::ContactNormal) out.push_back(row - first_normal);
+    return out;
+  }
+  if (name == "params") return instance.params;
+  if (name == "friction_w") return instance.friction_w;
+  if (name == "values") return instance.jhat_entries;
+  if (name == "h") return {0};
+  if (name == "ctrl" || name == "terrain") return {};  // a template has neither
+  TALON_INTERNAL_ASSERT(false, "a template's group without a place in the program: " + name);
+  return {};
+}
+
+// The program kernel's entries of the template kernel's groups, in order.
+std::vector<int> slice_entries(const ResidualProgram& program, const PairInstance& instance,
+                               const std::vector<Slice>& template_slices,
+                               const std::vector<Slice>& program_slices) {
+  std::vector<int> out;
+  for (const Slice& s : template_slices) {
+    if (s.name == "geoms") {  // the instance's constants
+      for (int k = 0; k < s.size; ++k) out.push_back(-1 - k);
+      continue;
+    }
+    const Slice* in_program = nullptr;
+    for (const Slice& p : program_slices)
+      if (p.name == s.name) in_program = &p;
+    TALON_INTERNAL_ASSERT(in_program != nullptr, "a template's group the program lacks: " + s.name);
+    const std::vector<int> entries = group_entries(program, instance, s.name);
+    TALON_INTERNAL_ASSERT(static_cast<int>(entries.size()) == s.size,
+                          "an instance's group does not match its template's: " + s.name);
+    for (int entry : entries) out.push_back(in_program->offset + entry);
+  }
+  return out;
+}
+
+Kernel& mutable_kernel(ResidualProgram& program, const std::string& name) {
+  for (Kernel& k : program.kernels)
+    if (k.function.name == name) return k;
+  TALON_INTERNAL_ASSERT(false, "no kernel named " + name);
+  return program.kernels.front();
+}
+
+}  // namespace
+
+void attach_pair_templates(const Model& model, const LowerOptions& options,
+                           ResidualProgram& program) {
+  auto pairs = std::make_shared<PairTemplates>(pair_templates(model, program, options));
+  if (pairs->instances.empty()) return;
+  Kernel& jhat = mutable_kernel(program, "jhat");
+  TALON_INTERNAL_ASSERT(jhat.outputs.size() == 1 && jhat.outputs[0].name == "values",
+                        "the jhat kernel has one output group");
+  for (PairInstance& instance : pairs->instances) {
+    const ResidualProgram& t = pairs->templates[instance.template_index].program;
+    for (std::size_t k = 0; k < t.jhat_row.size(); ++k) {
+      instance.jhat_entries.push_back(static_cast<int>(program.jhat_row.size()));
+      program.jhat_row.push_back(instance.rows[t.jhat_row[k]]);
+      program.jhat_col.push_back(6 * instance.bodies[t.jhat_col[k] / 6] + t.jhat_col[k] % 6);
+      jhat.function.outputs.push_back(program.graph->constant(0.0));
+    }
+  }
+  jhat.outputs[0].size = static_cast<int>(jhat.function.outputs.size());
+  program.pairs = std::move(pairs);
+}
+
+InstanceMap instance_map(const ResidualProgram& program, const PairTemplate& t,
+                         const PairInstance& instance, const std::string& kernel) {
+  const Kernel& in_program = program.kernel(kernel);
+  const Kernel& in_template = t.program.kernel(kernel);
+  return {slice_entries(program, instance, in_template.inputs, in_program.inputs),
+          slice_entries(program, instance, in_template.outputs, in_program.outputs)};
+}
+
+void add_pair_instances(const ResidualProgram& program, const std::string& kernel,
+                        std::span<const double> inputs, std::vector<double>& outputs,
+                        const TemplateEvaluator& evaluate) {
+  if (!program.pairs) return;
+  for (const PairInstance& instance : program.pairs->instances) {
+    const PairTemplate& t = program.pairs->templates[instance.template_index];
+    if (!t.program.find_kernel(kernel)) return;  // a per-body kernel: no instance has a share
+    const InstanceMap map = instance_map(program, t, instance, kernel);
+    std::vector<double> in;
+    in.reserve(map.gather.size());
+    for (int g : map.gather) in.push_back(g >= 0 ? inputs[g] : instance.geom_inputs[-1 - g]);
+    const std::vector<double> out = evaluate(instance.template_index, kernel, in);
+    for (std::size_t o = 0; o < out.size(); ++o) outputs[map.scatter[o]] += out[o];
+  }
 }
 
 KernelPoint instance_point(const PairTemplate& t, const PairInstance& instance,

@@ -16,7 +16,9 @@
 #pragma once
 
 #include <compare>
+#include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "frontend/model.h"
@@ -59,6 +61,9 @@ struct PairInstance {
   std::vector<int> friction_w;      // program friction-weight indices of its slots
   std::vector<int> params;          // program parameter indices, template order
   std::vector<double> geom_inputs;  // [2·GeomInputs::kInputs] the geoms' constants
+  // The program's Ĵ entries of the template's, in the template's order (a program lowered
+  // with LowerOptions::pair_templates; empty otherwise).
+  std::vector<int> jhat_entries;
 };
 
 struct PairTemplates {
@@ -71,6 +76,32 @@ struct PairTemplates {
 // been lowered from `model` with `options` and unfolded parameters.
 PairTemplates pair_templates(const Model& model, const ResidualProgram& program,
                              const LowerOptions& options);
+
+// The templates of a program lowered with LowerOptions::pair_templates (lower.cpp): sets
+// program.pairs and appends the instances' Ĵ entries to the program's pattern (their values
+// in the jhat kernel are zeros).
+void attach_pair_templates(const Model& model, const LowerOptions& options,
+                           ResidualProgram& program);
+
+// How one kernel of a program gathers an instance's inputs and adds its outputs:
+//   gather[i]   the program kernel's input the template kernel's input i is, or -1 - k for
+//               the instance's constant k (PairInstance::geom_inputs);
+//   scatter[o]  the program kernel's output the template kernel's output o is added to.
+struct InstanceMap {
+  std::vector<int> gather, scatter;
+};
+InstanceMap instance_map(const ResidualProgram& program, const PairTemplate& t,
+                         const PairInstance& instance, const std::string& kernel);
+
+// Evaluates a template's kernel at its inputs (the caller's interpreter and cache).
+using TemplateEvaluator = std::function<std::vector<double>(
+    int template_index, const std::string& kernel, std::span<const double> inputs)>;
+
+// Adds every instance's share of `kernel` to `outputs`, the program kernel's values at
+// `inputs`. Nothing to add when program.pairs is null.
+void add_pair_instances(const ResidualProgram& program, const std::string& kernel,
+                        std::span<const double> inputs, std::vector<double>& outputs,
+                        const TemplateEvaluator& evaluate);
 
 // The point of `instance`'s template (its inputs) gathered from a point of the program.
 KernelPoint instance_point(const PairTemplate& t, const PairInstance& instance,

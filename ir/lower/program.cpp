@@ -47,11 +47,16 @@ const Slice* Kernel::output(const std::string& name) const {
   return find_slice(outputs, name);
 }
 
-const Kernel& ResidualProgram::kernel(const std::string& name) const {
+const Kernel* ResidualProgram::find_kernel(const std::string& name) const {
   for (const Kernel& k : kernels)
-    if (k.function.name == name) return k;
-  TALON_INTERNAL_ASSERT(false, "no kernel named " + name);
-  return kernels.front();
+    if (k.function.name == name) return &k;
+  return nullptr;
+}
+
+const Kernel& ResidualProgram::kernel(const std::string& name) const {
+  const Kernel* k = find_kernel(name);
+  TALON_INTERNAL_ASSERT(k != nullptr, "no kernel named " + name);
+  return *k;
 }
 
 const RowBlock* ResidualProgram::block(const std::string& name) const {

@@ -121,6 +121,8 @@ struct LowerStats {
   int skipped_pairs = 0;             // allowed pairs without a symbolic collider (see notes)
 };
 
+struct PairTemplates;  // ir/lower/pair_templates.h
+
 struct ResidualProgram {
   std::unique_ptr<Graph> graph;  // owns every Expr below
 
@@ -150,10 +152,17 @@ struct ResidualProgram {
   // Kernels: residual, residual_frozen_w, jhat, c_diag, mass, diag_a, jvp_exact, vjp_exact,
   // vjp_inputs, vjp_q_plus (see lower.h for their outputs).
   std::vector<Kernel> kernels;
-  const Kernel& kernel(const std::string& name) const;  // asserts it exists
+  const Kernel& kernel(const std::string& name) const;       // asserts it exists
+  const Kernel* find_kernel(const std::string& name) const;  // nullptr when it does not
 
   std::vector<std::string> notes;  // what was approximated or left out, one line each
   LowerStats stats;
+
+  // With LowerOptions::pair_templates: the per-type templates of the primitive contact pairs
+  // and their instances. The kernels above hold zeros at those pairs' rows (and their Ĵ
+  // entries, appended to the pattern); each kernel's values are theirs plus every instance's
+  // share (add_pair_instances). Null when every row is in the kernels.
+  std::shared_ptr<const PairTemplates> pairs;
 
   int ndyn() const { return 6 * nsim; }
   const RowBlock* block(const std::string& name) const;

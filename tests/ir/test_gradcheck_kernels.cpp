@@ -98,6 +98,23 @@ TEST_CASE("gradcheck: kernels of the shipped models") {
   }
 }
 
+// The same kernels assembled from per-type pair templates and their instances
+// (LowerOptions::pair_templates; ir/lower/pair_templates.h).
+TEST_CASE("gradcheck: kernels of programs lowered with pair templates") {
+  LoadOptions load;
+  for (const char* name : {"primitive_pile.xml", "push_box.xml", "box_stack.xml"}) {
+    SECTION(name) {
+      Expected<Model> model = load_model(std::string(TALON_MODELS_DIR) + "/" + name, load);
+      REQUIRE(model.ok());
+      ir::LowerOptions options;
+      options.pair_templates = true;
+      const ir::ResidualProgram prog = lower(*model, options);
+      REQUIRE(prog.pairs != nullptr);
+      check_kernels(prog, 2, 12, 48);
+    }
+  }
+}
+
 // The plane–mesh collider (support vertices chosen at q⁻, measured at q⁺).
 TEST_CASE("gradcheck: kernels of a mesh cube on the floor") {
   check_kernels(load_and_lower(TALON_TEST_DATA_DIR "/scenes/mesh_cube_drop.xml"), 2, 6, 48);

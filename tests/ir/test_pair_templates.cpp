@@ -316,7 +316,86 @@ void check_scene(const std::string& path) {
   }
 }
 
+// A kernel's extra inputs (after the base groups) at point p: W from the point, tangents and
+// cotangents random.
+Vector extra_inputs(const ir::Kernel& k, const ir::KernelPoint& p, std::mt19937_64& rng) {
+  const int base = static_cast<int>(p.base().size());
+  Vector extra;
+  for (const ir::Slice& s : k.inputs) {
+    if (s.offset < base) continue;
+    const Vector values = s.name == "friction_w" ? p.friction_w : ir::random_vector(s.size, rng);
+    extra.insert(extra.end(), values.begin(), values.end());
+  }
+  return extra;
+}
+
+// Ĵ as (row, u index) -> value, duplicates summed.
+std::map<std::pair<int, int>, double> jhat_entries(const ir::ResidualProgram& prog,
+                                                   const Vector& values) {
+  std::map<std::pair<int, int>, double> out;
+  for (std::size_t k = 0; k < values.size(); ++k)
+    out[{prog.jhat_row[k], prog.jhat_col[k]}] += values[k];
+  return out;
+}
+
+// A program lowered with LowerOptions::pair_templates, its kernels evaluated with its
+// instances' shares (ir::evaluate_kernel), against the same model lowered unrolled.
+void check_templated_program(const std::string& path) {
+  INFO(path);
+  const Model model = load(path);
+  const ir::ResidualProgram unrolled = lower(model);
+  ir::LowerOptions options;
+  options.pair_templates = true;
+  const ir::ResidualProgram templated = lower(model, options);
+  REQUIRE(templated.pairs != nullptr);
+  REQUIRE(templated.nrows == unrolled.nrows);
+  REQUIRE(templated.params.size() == unrolled.params.size());
+  for (int i = 0; i < unrolled.nrows; ++i) CHECK(templated.rows[i].label == unrolled.rows[i].label);
+  std::mt19937_64 rng(11);
+  const ir::KernelPoint p = ir::random_kernel_point(unrolled, rng);
+  for (const ir::Kernel& k : unrolled.kernels) {
+    const std::string& name = k.function.name;
+    INFO("kernel " << name);
+    const Vector extra = extra_inputs(k, p, rng);
+    const Vector expected = ir::evaluate_kernel(unrolled, name, p, extra);
+    const Vector got = ir::evaluate_kernel(templated, name, p, extra);
+    if (name != "jhat") {
+      REQUIRE(got.size() == expected.size());
+      std::vector<int> all(expected.size());
+      for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+      check_group(name, expected, all, got);
+      continue;
+    }
+    // The templates' extra structural entries (zero where the program folds a constant) are
+    // compared with 0.
+    const auto expected_entries = jhat_entries(unrolled, expected);
+    Vector program;
+    std::vector<int> at;
+    Vector values;
+    const auto got_entries = jhat_entries(templated, got);
+    for (const auto& [entry, value] : got_entries) {
+      const auto found = expected_entries.find(entry);
+      at.push_back(static_cast<int>(program.size()));
+      program.push_back(found == expected_entries.end() ? 0.0 : found->second);
+      values.push_back(value);
+    }
+    check_group("jhat", program, at, values);
+    for (const auto& [entry, value] : expected_entries) {
+      INFO("jhat entry (" << entry.first << ", " << entry.second << ") of the unrolled program");
+      CHECK(got_entries.count(entry) == 1);
+    }
+  }
+}
+
 }  // namespace
+
+TEST_CASE("pair templates: a program lowered with templates has the unrolled kernels") {
+  for (const char* name :
+       {"primitive_pile.xml", "box_stack.xml", "push_box.xml", "three_wheeler_scene.xml"})
+    check_templated_program(std::string(TALON_MODELS_DIR) + "/" + name);
+  check_templated_program(std::string(TALON_TEST_DATA_DIR) + "/scenes/cylinder_stacks.xml");
+  if (std::filesystem::exists(kHumanoid)) check_templated_program(kHumanoid);
+}
 
 TEST_CASE("pair templates: every shipped scene's pairs equal the unrolled kernels") {
   for (const char* name : {"primitive_pile.xml", "box_stack.xml", "push_box.xml", "sliding_box.xml",
