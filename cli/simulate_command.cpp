@@ -35,6 +35,7 @@ struct SimulateArgs {
   int threads = 0;  // 0: one per hardware thread
   bool json = false;
   int trace_step = 0;  // > 0: trace the Newton iterates of this step (1 = the first)
+  bool pair_templates = false;
   codegen::SolverOptions solver;
   std::vector<runtime::ParamOverride> params;
 };
@@ -292,7 +293,8 @@ int simulate(const SimulateArgs& parsed) {
   codegen::SolverOptions solver = args.solver;
   if (args.trace_step > 0) solver.trace_capacity = trace_capacity_for(solver);
   std::optional<CliSimulation> setup = create_simulation(
-      std::move(*model), {args.ctrl_file, solver, args.params, args.threads}, args.json);
+      std::move(*model), {args.ctrl_file, solver, args.params, args.threads, args.pair_templates},
+      args.json);
   if (!setup) return 1;
   const Simulator* sim = &setup->sim;
   const runtime::ControlTable* controls = setup->controls.get();
@@ -345,6 +347,9 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
                    "Threads that step the worlds (default 0: one per hardware thread); the "
                    "result does not depend on it")
       ->check(non_negative_number());
+  command->add_flag("--pair-templates", args->pair_templates,
+                    "Experimental (issue #16): generate each primitive contact pair type once, "
+                    "looped over its pairs, instead of every pair's code; the same results");
   command->add_option("--out", args->out_file,
                       "CSV trajectory of world 0: body poses (COM, quaternion) and solver "
                       "statistics per step");

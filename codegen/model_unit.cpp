@@ -178,35 +178,6 @@ Expected<Layout> compute_layout(const ir::ResidualProgram& p, const SolverOption
   return l;
 }
 
-// mass, residual, and the fused linearisation: jhat, c_diag and diag_a share their inputs
-// and most of their subexpressions, so one Function lets the scheduler compute those once.
-std::vector<ir::Function> unit_functions(const ir::ResidualProgram& p, bool with_jvp,
-                                         bool with_backward) {
-  ir::Function mass = p.kernel("mass").function;
-  ir::Function residual = p.kernel("residual").function;
-  ir::Function linearize{"linearize", p.kernel("jhat").function.inputs, {}};
-  for (const char* name : {"jhat", "c_diag", "diag_a"}) {
-    const std::vector<ir::Expr>& outputs = p.kernel(name).function.outputs;
-    linearize.outputs.insert(linearize.outputs.end(), outputs.begin(), outputs.end());
-  }
-  mass.name = "mass";
-  residual.name = "residual";
-  std::vector<ir::Function> out = {mass, residual, linearize};
-  if (with_jvp) {
-    out.push_back(p.kernel("jvp_exact").function);
-    out.back().name = "jvp";
-  }
-  if (with_backward) {
-    const std::pair<const char*, const char*> backward[] = {
-        {"vjp_exact", "vjp"}, {"vjp_inputs", "vjp_inputs"}, {"vjp_q_plus", "vjp_q_plus"}};
-    for (const auto& [kernel, name] : backward) {
-      out.push_back(p.kernel(kernel).function);
-      out.back().name = name;
-    }
-  }
-  return out;
-}
-
 // The generated query searches one terrain's triangles (model_unit_tables.cpp), of which
 // some must have an area.
 Diagnostics check_terrains(const Model& model, const ir::ResidualProgram& program) {
@@ -241,7 +212,7 @@ Diagnostics check_name(const std::string& name) {
 Expected<std::string> rendered_kernels(const ir::ResidualProgram& program, const Layout& layout,
                                        const ModelUnitOptions& options) {
   const std::vector<ir::Function> functions =
-      unit_functions(program, layout.krylov > 0, layout.adjoint > 0);
+      unit::unit_functions(program, layout.krylov > 0, layout.adjoint > 0);
   Expected<RenderedSource> rendered = [&]() -> Expected<RenderedSource> {
     if (options.target == UnitTarget::Cuda) {
       CudaRenderOptions o;
@@ -305,7 +276,8 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
   // The loops' prelude defines talon_real, which the tables use; the loops read the tables.
   out.source = header + "\n" + *kernels + "\n" + unit::config_text(*layout, options) + "\n" +
                solver_prelude_text() + "\n" + unit::table_text(model, program, *layout, options) +
-               "\n" + (layout->nprobe > 0 ? solver_terrain_text() + "\n" : std::string()) +
+               "\n" + unit::pair_text(program, options, layout->krylov > 0, layout->adjoint > 0) +
+               (layout->nprobe > 0 ? solver_terrain_text() + "\n" : std::string()) +
                solver_loop_text() + "\n" +
                (cuda ? unit::cuda_entry_text(options) : unit::c_api_text(options)) +
                (!cuda && layout->adjoint > 0 ? "\n" + unit::c_backward_api_text(options) : "") +

@@ -1,6 +1,7 @@
 // Internal to codegen/model_unit*.cpp: the layout of a model unit and the text of its parts.
 #pragma once
 
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,7 @@ struct Layout {
   int mass_size = 0;
   // jvp_exact (only with SolverOptions::krylov_iterations > 0).
   bool resolve_split_steps = false;  // split_* arrays (SolverOptions::resolve_split_steps)
-  int krylov = 0;  // FGMRES iterations
+  int krylov = 0;                    // FGMRES iterations
   int jvp_tangent_u = 0, jvp_tangent_lambda = 0, jvp_in_size = 0, jvp_out_size = 0;
   // The backward step (only with SolverOptions::adjoint_iterations > 0): vjp_exact and
   // vjp_inputs share their inputs (base, cotangent_dyn, cotangent_con); vjp_q_plus takes the
@@ -57,6 +58,30 @@ std::string header_text(const Model& model, const ir::ResidualProgram& program,
 std::string config_text(const Layout& layout, const ModelUnitOptions& options);
 std::string table_text(const Model& model, const ir::ResidualProgram& program, const Layout& layout,
                        const ModelUnitOptions& options);
+// `TALON_TABLE int name[n] = {...};` and its talon_real twin (model_unit_tables.cpp).
+void int_table(std::ostringstream& out, const char* name, const std::vector<int>& values);
+void real_table(std::ostringstream& out, const char* name, const std::vector<double>& values,
+                ir::CPrecision precision);
+
+// Kernels per type (model_unit_pairs.cpp). A program lowered with pair templates
+// (ir::ResidualProgram::pairs) renders each unit kernel K its instances have a share of as
+// K_unrolled, and each template's as pairT_K; pair_text then defines talon_kernel_K as
+// K_unrolled plus a loop per template over its instance table (gather the template's
+// inputs, call it, add its outputs).
+struct UnitKernel {
+  const char* name;                  // the unit's kernel (talon_kernel_NAME)
+  std::vector<const char*> kernels;  // the program's kernels it fuses, in output order
+};
+std::vector<UnitKernel> unit_kernels(bool with_jvp, bool with_backward);
+// The unit kernel's function of `program` (the fused outputs of its kernels), named `name`.
+ir::Function unit_function(const ir::ResidualProgram& program, const UnitKernel& k,
+                           const std::string& name);
+// The functions the unit renders: its kernels, and with pairs also their templates'.
+std::vector<ir::Function> unit_functions(const ir::ResidualProgram& program, bool with_jvp,
+                                         bool with_backward);
+// The instance tables, loops and talon_kernel_K of a program with pairs (empty without).
+std::string pair_text(const ir::ResidualProgram& program, const ModelUnitOptions& options,
+                      bool with_jvp, bool with_backward);
 
 // The public functions of the C target, and the batched __global__ entry of the CUDA target.
 // The stepping functions' signatures (no ';', no body), spelled once for the header's

@@ -31,6 +31,8 @@ void table(std::ostringstream& out, const char* type, const char* name,
   out << "};\n";
 }
 
+}  // namespace
+
 void int_table(std::ostringstream& out, const char* name, const std::vector<int>& values) {
   table(out, "int", name, values, [](int v) { return std::to_string(v); });
 }
@@ -39,6 +41,8 @@ void real_table(std::ostringstream& out, const char* name, const std::vector<dou
                 ir::CPrecision precision) {
   table(out, "talon_real", name, values, [&](double v) { return ir::c_literal(v, precision); });
 }
+
+namespace {
 
 // The block index (into program.blocks, 0 = dynamics) of every constraint row.
 std::vector<int> row_blocks(const ir::ResidualProgram& p) {

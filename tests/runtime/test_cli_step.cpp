@@ -169,6 +169,21 @@ TEST_CASE("talon simulate --threads: the worlds' result does not depend on it", 
   CHECK(negative.err.find("--threads: must be a number >= 0, not -1") != std::string::npos);
 }
 
+TEST_CASE("talon simulate --pair-templates: the same run from per-type contact code",
+          "[runtime][cli]") {
+  const std::string run = model_path("box_stack.xml") + " --steps 10 --json";
+  const CliResult unrolled = simulate(run);
+  const CliResult templated = simulate(run + " --pair-templates");
+  INFO(unrolled.err << templated.err);
+  REQUIRE(unrolled.status == 0);
+  REQUIRE(templated.status == 0);
+  const std::vector<double> expected = json_array(unrolled.out, "com");
+  const std::vector<double> got = json_array(templated.out, "com");
+  REQUIRE(expected.size() == 3);
+  REQUIRE(got.size() == 3);
+  for (int i = 0; i < 3; ++i) CHECK(got[i] == Approx(expected[i]).margin(1e-12));
+}
+
 TEST_CASE("control CSV files", "[runtime][cli]") {
   const Model m = testing::shipped_model("three_wheeler_scene.xml");
   Expected<runtime::ControlTable> t =

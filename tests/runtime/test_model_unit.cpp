@@ -25,9 +25,9 @@ struct Generated {
 };
 
 Generated generate(const std::string& file, const codegen::ModelUnitOptions& options,
-                   const LoadOptions& load = {}) {
-  Generated g{testing::shipped_model(file, load), {}, {}};
-  Expected<ir::ResidualProgram> program = ir::lower_model(g.model);
+                   const ir::LowerOptions& lower = {}) {
+  Generated g{testing::shipped_model(file), {}, {}};
+  Expected<ir::ResidualProgram> program = ir::lower_model(g.model, lower);
   INFO(program.diagnostics().format());
   REQUIRE(program.ok());
   g.program = std::move(*program);
@@ -65,18 +65,24 @@ const char* kStrict = "cc -std=c99 -pedantic -Wall -Wextra -Werror -O1 -c ";
 }  // namespace
 
 TEST_CASE("model units are strict C99 in double and single precision", "[runtime][unit]") {
-  // (file, f32, with the Newton trace)
-  const auto [file, floating, traced] =
-      GENERATE(table<const char*, bool, bool>({{"sphere_drop.xml", false, false},
-                                               {"sliding_box.xml", false, false},
-                                               {"double_pendulum.urdf", false, false},
-                                               {"cartpole.urdf", false, true},
-                                               {"sliding_box.xml", true, true}}));
+  // (file, f32, with the Newton trace, contact pairs as templates with the backward step)
+  const auto [file, floating, traced, templates] =
+      GENERATE(table<const char*, bool, bool, bool>({{"sphere_drop.xml", false, false, false},
+                                                     {"sliding_box.xml", false, false, false},
+                                                     {"double_pendulum.urdf", false, false, false},
+                                                     {"cartpole.urdf", false, true, false},
+                                                     {"sliding_box.xml", true, true, false},
+                                                     {"push_box.xml", false, false, true},
+                                                     {"push_box.xml", true, true, true}}));
   codegen::ModelUnitOptions options;
   options.name = "unit_under_test";
   if (floating) options.precision = ir::CPrecision::Float;
   if (traced) options.solver.trace_capacity = 40;
-  const Generated g = generate(file, options);
+  ir::LowerOptions lower;
+  lower.pair_templates = templates;
+  if (templates) options.solver.adjoint_iterations = 16;
+  const Generated g = generate(file, options, lower);
+  CHECK((g.unit.source.find("talon_pair0_residual_add") != std::string::npos) == templates);
   codegen::TemporaryDirectory dir = scratch();
   write(dir.path() / "unit_under_test.c", g.unit.source);
   write(dir.path() / "unit_under_test.h", g.unit.header);
@@ -85,7 +91,8 @@ TEST_CASE("model units are strict C99 in double and single precision", "[runtime
   write(dir.path() / "use.cpp",
         "#include \"unit_under_test.h\"\nint main() { unit_under_test_workspace ws; (void)ws; }\n");
   std::string output;
-  INFO(file << (floating ? " f32" : " f64") << (traced ? " traced" : ""));
+  INFO(file << (floating ? " f32" : " f64") << (traced ? " traced" : "")
+            << (templates ? " templates" : ""));
   CHECK((g.unit.header.find("unit_under_test_trace(") != std::string::npos) == traced);
   CHECK(shell(kStrict + (dir.path() / "unit_under_test.c").string() + " -o " +
                   (dir.path() / "unit.o").string(),
@@ -162,11 +169,15 @@ TEST_CASE("the CUDA rendering of a unit compiles with NVRTC", "[runtime][unit][c
   TALON_SKIP("no CUDA toolkit at configure time: no NVRTC to compile the unit with");
 #else
   const bool floating = GENERATE(false, true);
+  const bool templates = GENERATE(false, true);  // contact pairs as templates (issue #16)
   codegen::ModelUnitOptions options;
   options.name = "box";
   options.target = codegen::UnitTarget::Cuda;
   if (floating) options.precision = ir::CPrecision::Float;
-  const Generated g = generate("sliding_box.xml", options);
+  ir::LowerOptions lower;
+  lower.pair_templates = templates;
+  const Generated g = generate("sliding_box.xml", options, lower);
+  CHECK((g.unit.source.find("talon_pair0_residual_add") != std::string::npos) == templates);
   Expected<std::string> ptx = codegen::nvrtc_compile(g.unit.source);
   INFO(ptx.diagnostics().format());
   REQUIRE(ptx.ok());
