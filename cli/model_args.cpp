@@ -74,6 +74,13 @@ void add_model_args(CLI::App& command, ModelArgs& args) {
       ->type_name("JOINT=KIND:GAIN");
 }
 
+CLI::Option* add_pair_templates_arg(CLI::App& command, bool& pair_templates) {
+  return command.add_flag("--pair-templates", pair_templates,
+                          "Experimental (issue #16): generate each primitive contact pair type "
+                          "once, looped over its pairs, instead of every pair's code; the same "
+                          "results, less code to compile");
+}
+
 CLI::Option* add_param_args(CLI::App& command, std::vector<runtime::ParamOverride>& overrides) {
   return command
       .add_option_function<std::vector<std::string>>(

@@ -347,9 +347,7 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
                    "Threads that step the worlds (default 0: one per hardware thread); the "
                    "result does not depend on it")
       ->check(non_negative_number());
-  command->add_flag("--pair-templates", args->pair_templates,
-                    "Experimental (issue #16): generate each primitive contact pair type once, "
-                    "looped over its pairs, instead of every pair's code; the same results");
+  add_pair_templates_arg(*command, args->pair_templates);
   command->add_option("--out", args->out_file,
                       "CSV trajectory of world 0: body poses (COM, quaternion) and solver "
                       "statistics per step");

@@ -44,6 +44,10 @@ TEST_CASE("gradcheck: every shipped model passes the 1e-6 bar") {
   SECTION("three_wheeler.urdf --floating-base") {
     check_gradcheck_passes(kModels + "/three_wheeler.urdf --floating-base");
   }
+  // Its contacts as per-type templates over instance tables (issue #16).
+  SECTION("primitive_pile.xml --pair-templates") {
+    check_gradcheck_passes(kModels + "/primitive_pile.xml --pair-templates");
+  }
 }
 
 TEST_CASE("gradcheck: MuJoCo's humanoid passes the 1e-6 bar") {

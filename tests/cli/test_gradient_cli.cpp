@@ -1,6 +1,10 @@
 // `talon gradient`: a pushed cart whose gradient is known in closed form, and its errors.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <sstream>
 #include <string>
@@ -61,6 +65,35 @@ TEST_CASE("gradient: a pushed cart's final x has dx/dF_j = h^2 (H - j) / m") {
   CHECK(json_number(r.out, "mass:cart") == Approx(-0.05 / 2).epsilon(1e-8));
   CHECK(json_number(r.out, "unconverged_steps") == 0);
   CHECK(json_number(r.out, "tape_bytes_per_world") > 0);
+}
+
+// A rollout with contacts, its pairs run unrolled and as per-type templates (issue #16).
+TEST_CASE("gradient: --pair-templates gives the same gradient") {
+  // The controls, in a file of this process (the CLI tests do without codegen's scratch
+  // directories).
+  const std::string ctrl = (std::filesystem::temp_directory_path() /
+                            ("talon-gradient-push-" + std::to_string(::getpid()) + ".csv"))
+                               .string();
+  std::ofstream(ctrl) << "push\n0.5\n0.6\n0.7\n0.8\n0.9\n";
+  const std::string run = "gradient " TALON_MODELS_DIR "/push_box.xml --ctrl " + ctrl +
+                          " --steps 5 --dt 0.05 --loss final-pos:box:x --wrt controls --json"
+                          // as tests/gradients/test_pair_templates.cpp: the adjoints' own
+                          // stopping errors below the units' round-off differences
+                          " --adjoint-tolerance 1e-13";
+  const CliResult unrolled = run_talon(run);
+  const CliResult templated = run_talon(run + " --pair-templates");
+  std::filesystem::remove(ctrl);
+  INFO(unrolled.err << templated.err);
+  REQUIRE(unrolled.status == 0);
+  REQUIRE(templated.status == 0);
+  CHECK(json_number(templated.out, "loss") ==
+        Approx(json_number(unrolled.out, "loss")).epsilon(1e-12));
+  const std::vector<double> expected = json_rows(unrolled.out, "dloss_dctrl");
+  const std::vector<double> got = json_rows(templated.out, "dloss_dctrl");
+  REQUIRE(expected.size() == 5);
+  REQUIRE(got.size() == expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i)
+    CHECK(got[i] == Approx(expected[i]).epsilon(1e-6).margin(1e-9));
 }
 
 TEST_CASE("gradient: bad losses and missing files are clear errors") {
