@@ -17,6 +17,11 @@
 namespace talon::codegen::unit {
 namespace {
 
+// The unit's function of template t's share of unit kernel K (talon_kernel_pairT_K).
+std::string template_function(int t, const UnitKernel& k) {
+  return "pair" + std::to_string(t) + "_" + k.name;
+}
+
 bool has_template_share(const ir::ResidualProgram& program, const UnitKernel& k) {
   return program.pairs && program.pairs->templates.front().program.find_kernel(k.kernels.front());
 }
@@ -58,8 +63,9 @@ std::vector<double> instance_constants(const ir::ResidualProgram& program, int t
 }
 
 // The loop adding template T's instances' shares of unit kernel K.
-void instance_loop(std::ostringstream& out, const std::string& prefix, const std::string& kernel,
+void instance_loop(std::ostringstream& out, const std::string& prefix, int t, const UnitKernel& k,
                    const InstanceTables& tables) {
+  const std::string kernel = k.name;
   const std::string n = std::to_string(tables.count), in = std::to_string(tables.inputs),
                     outputs = std::to_string(tables.outputs);
   out << "static TALON_CALLABLE void " << prefix << "_" << kernel
@@ -74,8 +80,7 @@ void instance_loop(std::ostringstream& out, const std::string& prefix, const std
       << ";\n"
       << "    for (k = 0; k < " << in
       << "; ++k) tin[k] = gather[k] >= 0 ? in[gather[k]] : constants[-1 - gather[k]];\n"
-      << "    talon_kernel_" << prefix.substr(std::string("talon_").size()) << "_" << kernel
-      << "(tin, tout);\n"
+      << "    talon_kernel_" << template_function(t, k) << "(tin, tout);\n"
       << "    for (k = 0; k < " << outputs << "; ++k) out[scatter[k]] += tout[k];\n"
       << "  }\n}\n";
 }
@@ -115,7 +120,7 @@ std::vector<ir::Function> unit_functions(const ir::ResidualProgram& program, boo
     out.push_back(unit_function(program, k, std::string(k.name) + "_unrolled"));
     for (std::size_t t = 0; t < program.pairs->templates.size(); ++t)
       out.push_back(unit_function(program.pairs->templates[t].program, k,
-                                  "pair" + std::to_string(t) + "_" + k.name));
+                                  template_function(static_cast<int>(t), k)));
   }
   return out;
 }
@@ -137,7 +142,7 @@ std::string pair_text(const ir::ResidualProgram& program, const ModelUnitOptions
       const InstanceTables tables = instance_tables(program, t, k);
       int_table(out, (prefix + "_" + k.name + "_gather").c_str(), tables.gather);
       int_table(out, (prefix + "_" + k.name + "_scatter").c_str(), tables.scatter);
-      instance_loop(out, prefix, k.name, tables);
+      instance_loop(out, prefix, t, k, tables);
       calls += "  " + prefix + "_" + k.name + "_add(in, out);\n";
     }
     out << "static TALON_CALLABLE void talon_kernel_" << k.name

@@ -195,7 +195,7 @@ void add_pair_slots(Context& ctx, const GeomPair& pair, PoseA pose_a,
 
 bool templated_pair(const Context& ctx, const GeomPair& pair) {
   const Model& m = ctx.model;
-  return ctx.options.pair_templates && !ctx.options.fold_params &&
+  return ctx.options.uses_pair_templates() &&
          pair_has_template(m.geom_type[pair.a], m.geom_type[pair.b]);
 }
 

@@ -53,10 +53,6 @@ class KernelBuilder {
     return prog_.kernels.back();
   }
 
-  static void output(Kernel& k, const std::string& name, const std::vector<Expr>& values) {
-    k.add_output(name, values);
-  }
-
  private:
   Context& ctx_;
   ResidualProgram& prog_;
@@ -126,14 +122,13 @@ struct Rows {
 
 void add_residual_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows, KernelSet set) {
   Kernel& residual = kb.add("residual", {});
-  KernelBuilder::output(residual, "r_dyn", rows.r_dyn);
-  KernelBuilder::output(residual, "r_con", rows.r_con);
-  KernelBuilder::output(residual, "merit", rows.merit);
-  if (set == KernelSet::Model) KernelBuilder::output(residual, "q_plus", q_plus(ctx));
-  KernelBuilder::output(residual, "friction_w", ctx.friction_w_exact);
-  KernelBuilder::output(residual, "gap", rows.contact_gap);
-  KernelBuilder::output(kb.add("residual_frozen_w", {{"friction_w", &ctx.friction_w}}), "r_con",
-                        rows.frozen);
+  residual.add_output("r_dyn", rows.r_dyn);
+  residual.add_output("r_con", rows.r_con);
+  residual.add_output("merit", rows.merit);
+  if (set == KernelSet::Model) residual.add_output("q_plus", q_plus(ctx));
+  residual.add_output("friction_w", ctx.friction_w_exact);
+  residual.add_output("gap", rows.contact_gap);
+  kb.add("residual_frozen_w", {{"friction_w", &ctx.friction_w}}).add_output("r_con", rows.frozen);
 }
 
 void add_newton_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows,
@@ -142,10 +137,10 @@ void add_newton_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows,
   prog.jhat_row = d.jhat.row;
   prog.jhat_col = d.jhat.col;
   const std::pair<std::string, const std::vector<Expr>*> w{"friction_w", &ctx.friction_w};
-  KernelBuilder::output(kb.add("jhat", {w}), "values", d.jhat.value);
-  KernelBuilder::output(kb.add("c_diag", {w}), "c_diag", d.c_diag);
-  if (set == KernelSet::Model) KernelBuilder::output(kb.add("mass", {}), "mass", mass);
-  KernelBuilder::output(kb.add("diag_a", {w}), "diag_a", schur_diagonal(ctx, d));
+  kb.add("jhat", {w}).add_output("values", d.jhat.value);
+  kb.add("c_diag", {w}).add_output("c_diag", d.c_diag);
+  if (set == KernelSet::Model) kb.add("mass", {}).add_output("mass", mass);
+  kb.add("diag_a", {w}).add_output("diag_a", schur_diagonal(ctx, d));
 }
 
 void add_adjoint_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows, ResidualProgram& prog,
@@ -154,9 +149,8 @@ void add_adjoint_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows, Resi
   const std::vector<Expr> unknowns = concat({&ctx.u_plus, &ctx.lambda});
   prog.tangent_u = vars(ctx.g, "tangent_u", ctx.u_plus.size());
   prog.tangent_lambda = vars(ctx.g, "tangent_lambda", ctx.lambda.size());
-  KernelBuilder::output(kb.add("jvp_exact", {{"tangent_u", &prog.tangent_u},
-                                             {"tangent_lambda", &prog.tangent_lambda}}),
-                        "jvp", jvp(r, unknowns, concat({&prog.tangent_u, &prog.tangent_lambda})));
+  kb.add("jvp_exact", {{"tangent_u", &prog.tangent_u}, {"tangent_lambda", &prog.tangent_lambda}})
+      .add_output("jvp", jvp(r, unknowns, concat({&prog.tangent_u, &prog.tangent_lambda})));
 
   // One reverse sweep for both pull-backs: w.r.t. the unknowns and w.r.t. the step's data.
   prog.cotangent_dyn = vars(ctx.g, "cotangent_dyn", rows.r_dyn.size());
@@ -166,7 +160,7 @@ void add_adjoint_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows, Resi
       vjp(r, concat({&unknowns, &data}), concat({&prog.cotangent_dyn, &prog.cotangent_con}));
   const std::vector<std::pair<std::string, const std::vector<Expr>*>> cotangents{
       {"cotangent_dyn", &prog.cotangent_dyn}, {"cotangent_con", &prog.cotangent_con}};
-  KernelBuilder::output(kb.add("vjp_exact", cotangents), "vjp", slice(pulled, 0, unknowns.size()));
+  kb.add("vjp_exact", cotangents).add_output("vjp", slice(pulled, 0, unknowns.size()));
   Kernel& inputs = kb.add("vjp_inputs", cotangents);
   std::size_t offset = unknowns.size();
   const std::pair<const char*, const std::vector<Expr>*> groups[] = {{"q_minus", &ctx.q_minus},
@@ -174,7 +168,7 @@ void add_adjoint_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows, Resi
                                                                      {"ctrl", &ctx.ctrl},
                                                                      {"params", &ctx.params}};
   for (const auto& [name, group] : groups) {
-    KernelBuilder::output(inputs, name, slice(pulled, offset, group->size()));
+    inputs.add_output(name, slice(pulled, offset, group->size()));
     offset += group->size();
   }
 
@@ -186,9 +180,8 @@ void add_adjoint_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows, Resi
   const std::vector<Expr> pulled_pose =
       vjp(pose, concat({&ctx.q_minus, &ctx.u_plus}), prog.cotangent_q);
   Kernel& pose_kernel = kb.add("vjp_q_plus", {{"cotangent_q", &prog.cotangent_q}});
-  KernelBuilder::output(pose_kernel, "q_minus", slice(pulled_pose, 0, ctx.q_minus.size()));
-  KernelBuilder::output(pose_kernel, "u_plus",
-                        slice(pulled_pose, ctx.q_minus.size(), ctx.u_plus.size()));
+  pose_kernel.add_output("q_minus", slice(pulled_pose, 0, ctx.q_minus.size()));
+  pose_kernel.add_output("u_plus", slice(pulled_pose, ctx.q_minus.size(), ctx.u_plus.size()));
 }
 
 }  // namespace

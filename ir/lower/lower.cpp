@@ -69,7 +69,7 @@ Expected<ResidualProgram> lower_model(const Model& model, const LowerOptions& op
   const lower::Dynamics dynamics = lower::build_dynamics(ctx);
   lower::build_kernels(ctx, dynamics, prog);
   lower::fill_metadata(ctx, prog);
-  if (options.pair_templates && !options.fold_params) attach_pair_templates(model, options, prog);
+  if (options.uses_pair_templates()) attach_pair_templates(model, options, prog);
   prog.stats.graph_nodes = prog.graph->num_nodes();
   prog.stats.blocks = prog.blocks;
   if (options.kernel_stats) compute_kernel_stats(prog);

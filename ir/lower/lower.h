@@ -70,6 +70,8 @@ struct LowerOptions {
   // every kernel: the program's kernels hold zeros where those rows are, and the templates'
   // instances add them. Needs unfolded parameters (ignored with fold_params).
   bool pair_templates = false;
+  // Whether the pairs are lowered as templates: asked for and the parameters unfolded.
+  bool uses_pair_templates() const { return pair_templates && !fold_params; }
   // Fill LowerStats::kernels (DAG and tree sizes per kernel, for `talon ir`). It walks every
   // kernel once more: about a third of the lowering time of a large model.
   bool kernel_stats = false;
