@@ -32,7 +32,9 @@ bool measure(const std::string& path) {
     return false;
   }
   auto start = std::chrono::steady_clock::now();
-  talon::Expected<talon::ir::ResidualProgram> prog = talon::ir::lower_model(*model);
+  talon::ir::LowerOptions unrolled;
+  unrolled.pair_templates = false;
+  talon::Expected<talon::ir::ResidualProgram> prog = talon::ir::lower_model(*model, unrolled);
   if (!prog) {
     std::fprintf(stderr, "%s", prog.diagnostics().format().c_str());
     return false;

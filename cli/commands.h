@@ -41,7 +41,7 @@ Expected<Model> load_for_cli(const ModelArgs& args, bool quiet_notes);
 // compiled.
 CLI::Option* add_param_args(CLI::App& command, std::vector<runtime::ParamOverride>& overrides);
 
-// --pair-templates: ir::LowerOptions::pair_templates (experimental; issue #16).
+// --pair-templates / --no-pair-templates: ir::LowerOptions::pair_templates (default on).
 CLI::Option* add_pair_templates_arg(CLI::App& command, bool& pair_templates);
 
 // --newton-iterations, --pcr-iterations, ... (group "Solver").

@@ -37,7 +37,7 @@ struct GradcheckArgs {
   int steps = 0;
   double dt = 0, epsilon = 1e-6;
   std::string keyframe, ctrl_file, wrt = "controls";
-  bool pair_templates = false;  // both modes
+  bool pair_templates = true;  // both modes
   codegen::SolverOptions solver;
   std::vector<runtime::ParamOverride> params;
 };

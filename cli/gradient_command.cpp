@@ -27,7 +27,7 @@ struct GradientArgs {
   double dt = 0;  // 0: the model's timestep
   std::vector<std::string> wrt;
   bool json = false;
-  bool pair_templates = false;
+  bool pair_templates = true;
   codegen::SolverOptions solver;
   std::vector<runtime::ParamOverride> params;
 };

@@ -75,10 +75,10 @@ void add_model_args(CLI::App& command, ModelArgs& args) {
 }
 
 CLI::Option* add_pair_templates_arg(CLI::App& command, bool& pair_templates) {
-  return command.add_flag("--pair-templates", pair_templates,
-                          "Experimental (issue #16): generate each primitive contact pair type "
-                          "once, looped over its pairs, instead of every pair's code; the same "
-                          "results, less code to compile");
+  return command.add_flag("--pair-templates,!--no-pair-templates", pair_templates,
+                          "Generate each primitive contact pair type once, looped over its "
+                          "pairs (the default), or with --no-pair-templates every pair's code "
+                          "unrolled: the same results to round-off, far more code to compile");
 }
 
 CLI::Option* add_param_args(CLI::App& command, std::vector<runtime::ParamOverride>& overrides) {

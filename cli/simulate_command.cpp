@@ -35,7 +35,7 @@ struct SimulateArgs {
   int threads = 0;  // 0: one per hardware thread
   bool json = false;
   int trace_step = 0;  // > 0: trace the Newton iterates of this step (1 = the first)
-  bool pair_templates = false;
+  bool pair_templates = true;
   codegen::SolverOptions solver;
   std::vector<runtime::ParamOverride> params;
 };

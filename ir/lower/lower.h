@@ -68,8 +68,10 @@ struct LowerOptions {
   // Lower each primitive contact pair's rows once per pair type, as a template evaluated per
   // instance (ir/lower/pair_templates.h, ResidualProgram::pairs), instead of unrolled into
   // every kernel: the program's kernels hold zeros where those rows are, and the templates'
-  // instances add them. Needs unfolded parameters (ignored with fold_params).
-  bool pair_templates = false;
+  // instances add them. Needs unfolded parameters (ignored with fold_params). The default:
+  // the same answers to round-off (tests/ir/test_pair_templates.cpp) from a fraction of the
+  // code (MuJoCo's humanoid builds in 11 s instead of 81 s; bench/RESULTS.md).
+  bool pair_templates = true;
   // Whether the pairs are lowered as templates: asked for and the parameters unfolded.
   bool uses_pair_templates() const { return pair_templates && !fold_params; }
   // Fill LowerStats::kernels (DAG and tree sizes per kernel, for `talon ir`). It walks every

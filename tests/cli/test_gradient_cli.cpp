@@ -68,7 +68,7 @@ TEST_CASE("gradient: a pushed cart's final x has dx/dF_j = h^2 (H - j) / m") {
 }
 
 // A rollout with contacts, its pairs run unrolled and as per-type templates (issue #16).
-TEST_CASE("gradient: --pair-templates gives the same gradient") {
+TEST_CASE("gradient: per-type pair templates (the default) give --no-pair-templates' gradient") {
   // The controls, in a file of this process (the CLI tests do without codegen's scratch
   // directories).
   const std::string ctrl = (std::filesystem::temp_directory_path() /
@@ -80,8 +80,8 @@ TEST_CASE("gradient: --pair-templates gives the same gradient") {
                           // as tests/gradients/test_pair_templates.cpp: the adjoints' own
                           // stopping errors below the units' round-off differences
                           " --adjoint-tolerance 1e-13";
-  const CliResult unrolled = run_talon(run);
-  const CliResult templated = run_talon(run + " --pair-templates");
+  const CliResult unrolled = run_talon(run + " --no-pair-templates");
+  const CliResult templated = run_talon(run);
   std::filesystem::remove(ctrl);
   INFO(unrolled.err << templated.err);
   REQUIRE(unrolled.status == 0);

@@ -84,6 +84,14 @@ inline ir::ResidualProgram lower(const Model& model, const ir::LowerOptions& opt
   return std::move(*prog);
 }
 
+// The model lowered with every contact pair's rows written out in the program's kernels
+// (not as per-type templates, the default; ir/lower/pair_templates.h).
+inline ir::ResidualProgram lower_unrolled(const Model& model) {
+  ir::LowerOptions options;
+  options.pair_templates = false;
+  return lower(model, options);
+}
+
 // A point at rest at the reference configuration: u = 0, λ = 0, ctrl = 0, default params.
 inline ir::KernelPoint rest_point(const ir::ResidualProgram& prog, double h = 0.01) {
   ir::KernelPoint p;

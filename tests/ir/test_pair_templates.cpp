@@ -298,7 +298,7 @@ class InstanceCheck {
 void check_scene(const std::string& path) {
   INFO(path);
   const Model model = load(path);
-  const ir::ResidualProgram prog = lower(model);
+  const ir::ResidualProgram prog = lower_unrolled(model);
   const ir::PairTemplates templates = ir::pair_templates(model, prog, {});
   REQUIRE(!templates.instances.empty());
   std::mt19937_64 rng(7);
@@ -343,10 +343,8 @@ std::map<std::pair<int, int>, double> jhat_entries(const ir::ResidualProgram& pr
 void check_templated_program(const std::string& path) {
   INFO(path);
   const Model model = load(path);
-  const ir::ResidualProgram unrolled = lower(model);
-  ir::LowerOptions options;
-  options.pair_templates = true;
-  const ir::ResidualProgram templated = lower(model, options);
+  const ir::ResidualProgram unrolled = lower_unrolled(model);
+  const ir::ResidualProgram templated = lower(model);  // templates are the default
   REQUIRE(templated.pairs != nullptr);
   REQUIRE(templated.nrows == unrolled.nrows);
   REQUIRE(templated.params.size() == unrolled.params.size());
@@ -412,7 +410,7 @@ TEST_CASE("pair templates: MuJoCo's humanoid's pairs equal the unrolled kernels"
 
 TEST_CASE("pair templates: one template per pair type, whatever the number of pairs") {
   const Model model = load(std::string(TALON_MODELS_DIR) + "/primitive_pile.xml");
-  const ir::ResidualProgram prog = lower(model);
+  const ir::ResidualProgram prog = lower_unrolled(model);
   const ir::PairTemplates templates = ir::pair_templates(model, prog, {});
   std::size_t slots = 0;
   std::map<ir::PairTemplateKey, int> instances_of;

@@ -169,11 +169,11 @@ TEST_CASE("talon simulate --threads: the worlds' result does not depend on it", 
   CHECK(negative.err.find("--threads: must be a number >= 0, not -1") != std::string::npos);
 }
 
-TEST_CASE("talon simulate --pair-templates: the same run from per-type contact code",
+TEST_CASE("talon simulate: per-type contact code (the default) runs as --no-pair-templates",
           "[runtime][cli]") {
   const std::string run = model_path("box_stack.xml") + " --steps 10 --json";
-  const CliResult unrolled = simulate(run);
-  const CliResult templated = simulate(run + " --pair-templates");
+  const CliResult unrolled = simulate(run + " --no-pair-templates");
+  const CliResult templated = simulate(run);
   INFO(unrolled.err << templated.err);
   REQUIRE(unrolled.status == 0);
   REQUIRE(templated.status == 0);
