@@ -51,8 +51,26 @@ std::string value_text(const ir::Instr& instr, ir::CPrecision precision, Operand
   return ir::c_expression(instr.op, std::span<const std::string>(operands, arity), precision);
 }
 
+// Runs of this many consecutive out[] positions or more that take one value are stored by a
+// loop: a program whose contact pairs are per-type templates holds zeros in its own kernels
+// where the pairs' rows are (ir/lower/pair_templates.h), 12 000 of them in the linearisation
+// of eight boxes on a floor, which would otherwise be as many lines of C.
+constexpr std::size_t kStoreLoopRun = 4;
+
+// Stores `value` to out[k] for every k of `outputs` (ascending).
 void store_outputs(const std::vector<int>& outputs, const std::string& value, std::string& body) {
-  for (int k : outputs) body += "  out[" + std::to_string(k) + "] = " + value + ";\n";
+  for (std::size_t first = 0; first < outputs.size();) {
+    std::size_t last = first + 1;
+    while (last < outputs.size() && outputs[last] == outputs[last - 1] + 1) ++last;
+    if (last - first >= kStoreLoopRun) {
+      body += "  for (int k = " + std::to_string(outputs[first]) +
+              "; k <= " + std::to_string(outputs[last - 1]) + "; ++k) out[k] = " + value + ";\n";
+    } else {
+      for (std::size_t i = first; i < last; ++i)
+        body += "  out[" + std::to_string(outputs[i]) + "] = " + value + ";\n";
+    }
+    first = last;
+  }
 }
 
 // CStorage::Locals: `const T tN = ...;` for every instruction.

@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "codegen/model_unit.h"
+#include "frontend/compile.h"
+#include "frontend/load.h"
 #include "ir/lower/lower.h"
 #include "runtime/runtime_fixtures.h"
 #include "scratch_directory.h"
@@ -162,6 +164,37 @@ TEST_CASE("model unit names must be usable C identifiers", "[runtime][unit]") {
     INFO(bad);
     CHECK_FALSE(unit.ok());
   }
+}
+
+// `count` boxes of 10 cm side on a floor, apart in a row (MJCF text).
+std::string boxes_on_floor(int count) {
+  std::string xml = "<mujoco><worldbody><geom type=\"plane\" size=\"0 0 1\" friction=\"0.8\"/>";
+  for (int i = 0; i < count; ++i)
+    xml += "<body pos=\"" + std::to_string(0.3 * i) +
+           " 0 0.05\"><freejoint/><geom type=\"box\" size=\"0.05 0.05 0.05\" "
+           "mass=\"1\" friction=\"0.8\"/></body>";
+  return xml + "</worldbody></mujoco>";
+}
+
+// Issue #16's size bar: the generated code grows with the set of contact types, not with the
+// number of instances (the pairs are per-type templates looped over tables, the default).
+TEST_CASE("a unit of 8 boxes on a floor is within 15 % of one of 2", "[runtime][unit]") {
+  std::size_t bytes[2];
+  const int counts[2] = {2, 8};
+  for (int i = 0; i < 2; ++i) {
+    Expected<ModelSpec> spec = read_mjcf_string(boxes_on_floor(counts[i]), "boxes.xml", {});
+    REQUIRE(spec.ok());
+    Expected<Model> model = compile_model(*spec);
+    REQUIRE(model.ok());
+    Expected<ir::ResidualProgram> program = ir::lower_model(*model);
+    REQUIRE(program.ok());
+    REQUIRE(program->pairs != nullptr);
+    Expected<codegen::ModelUnit> unit = codegen::generate_model_unit(*model, *program);
+    REQUIRE(unit.ok());
+    bytes[i] = unit->source.size();
+  }
+  INFO("2 boxes: " << bytes[0] << " bytes of C, 8 boxes: " << bytes[1]);
+  CHECK(bytes[1] <= 1.15 * bytes[0]);
 }
 
 TEST_CASE("the CUDA rendering of a unit compiles with NVRTC", "[runtime][unit][cuda]") {
