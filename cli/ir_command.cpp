@@ -3,14 +3,49 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "cli/commands.h"
 #include "common/json.h"
 #include "ir/lower/lower.h"
+#include "ir/lower/pair_templates.h"
 #include "ir/printer.h"
 
 namespace talon::cli {
 namespace {
+
+// "plane-box", "box-box (static box)", ... : a template's pair types.
+std::string template_name(const ir::PairTemplateKey& key) {
+  std::string name = std::string(geom_type_name(key.a)) + "-" + geom_type_name(key.b);
+  if (key.a_static) name += " (static " + std::string(geom_type_name(key.a)) + ")";
+  if (key.b_static) name += " (static " + std::string(geom_type_name(key.b)) + ")";
+  if (!key.friction) name += ", frictionless";
+  return name;
+}
+
+std::size_t total_instructions(const ir::ResidualProgram& program) {
+  std::size_t total = 0;
+  for (const ir::KernelStats& k : program.stats.kernels) total += k.instructions;
+  return total;
+}
+
+// Per template: its name, how many pairs run it and its instructions (all its kernels, once).
+struct TemplateSummary {
+  std::string name;
+  int instances = 0;
+  std::size_t instructions = 0;
+};
+
+std::vector<TemplateSummary> template_summaries(const ir::ResidualProgram& program) {
+  std::vector<TemplateSummary> out;
+  if (!program.pairs) return out;
+  for (const ir::PairTemplate& t : program.pairs->templates)
+    out.push_back({template_name(t.key), 0, total_instructions(t.program)});
+  for (const ir::PairInstance& instance : program.pairs->instances)
+    ++out[instance.template_index].instances;
+  return out;
+}
 
 void print_json(const Model& model, const ir::ResidualProgram& program) {
   const ir::LowerStats& stats = program.stats;
@@ -34,6 +69,15 @@ void print_json(const Model& model, const ir::ResidualProgram& program) {
     json.key("nodes_before_cse").value(k.tree_nodes);
     json.key("nodes_after_cse").value(k.dag_nodes);
     json.key("instructions").value(k.instructions);
+    json.end_object();
+  }
+  json.end_array();
+  json.key("pair_templates").begin_array();
+  for (const TemplateSummary& t : template_summaries(program)) {
+    json.begin_object();
+    json.key("pairs").value(t.name);
+    json.key("instances").value(t.instances);
+    json.key("instructions").value(t.instructions);
     json.end_object();
   }
   json.end_array();
@@ -62,6 +106,14 @@ void print_text(const Model& model, const ir::ResidualProgram& program) {
     std::cout << "  " << std::left << std::setw(20) << k.name << std::right << std::setw(18)
               << std::setprecision(4) << k.tree_nodes << std::setw(16) << k.dag_nodes
               << std::setw(14) << k.instructions << '\n';
+  const std::vector<TemplateSummary> templates = template_summaries(program);
+  if (templates.empty()) return;
+  std::cout << "\npair templates (each generated once, looped over its pairs):\n"
+            << "  " << std::left << std::setw(34) << "pairs" << std::right << std::setw(10)
+            << "instances" << std::setw(14) << "instructions" << '\n';
+  for (const TemplateSummary& t : templates)
+    std::cout << "  " << std::left << std::setw(34) << t.name << std::right << std::setw(10)
+              << t.instances << std::setw(14) << t.instructions << '\n';
 }
 
 }  // namespace
@@ -72,9 +124,11 @@ void add_ir_command(CLI::App& app, int& exit_code) {
   struct Args {
     ModelArgs model;
     bool json = false, dump = false;
+    bool pair_templates = true;
   };
   auto args = std::make_shared<Args>();  // lives as long as the callback that reads it
   add_model_args(*command, args->model);
+  add_pair_templates_arg(*command, args->pair_templates);
   command->add_flag("--json", args->json, "Print one JSON object instead of text");
   command->add_flag("--dump", args->dump,
                     "Also print every kernel's IR as straight-line SSA (text mode)");
@@ -88,6 +142,7 @@ void add_ir_command(CLI::App& app, int& exit_code) {
     // Per-kernel sizes are what `talon ir` is for; the lowering skips them by default.
     ir::LowerOptions options;
     options.kernel_stats = true;
+    options.pair_templates = args->pair_templates;
     Expected<ir::ResidualProgram> program = ir::lower_model(*model, options);
     for (const Diagnostic& d : program.diagnostics().items())
       if (d.severity == Severity::Error || !json) std::cerr << d.format() << '\n';

@@ -135,6 +135,7 @@ PairTemplate lower_pair_template(const PairTemplateKey& key, const LowerOptions&
   for (Expr impulse : lower::constraint_impulses(ctx)) share.residual.push_back(-impulse);
   lower::build_kernels(ctx, share, prog, lower::KernelSet::Template);
   lower::fill_metadata(ctx, prog);
+  if (options.kernel_stats) compute_kernel_stats(prog);
   return t;
 }
 

@@ -44,9 +44,9 @@ TEST_CASE("gradcheck: every shipped model passes the 1e-6 bar") {
   SECTION("three_wheeler.urdf --floating-base") {
     check_gradcheck_passes(kModels + "/three_wheeler.urdf --floating-base");
   }
-  // Its contacts as per-type templates over instance tables (issue #16).
-  SECTION("primitive_pile.xml --pair-templates") {
-    check_gradcheck_passes(kModels + "/primitive_pile.xml --pair-templates");
+  // Its contacts written out pair by pair, not as per-type templates (the default).
+  SECTION("primitive_pile.xml --no-pair-templates") {
+    check_gradcheck_passes(kModels + "/primitive_pile.xml --no-pair-templates");
   }
 }
 
@@ -73,6 +73,27 @@ TEST_CASE("ir: --json lists every kernel with its size") {
   CHECK(json_number(r.out, "nodes_after_cse") > 0);
   CHECK(json_number(r.out, "instructions") > 0);
   CHECK(json_number(r.out, "nodes_before_cse") >= json_number(r.out, "nodes_after_cse"));
+}
+
+// The per-type contact templates (the default) with the pairs that run each, and none with
+// --no-pair-templates. box_stack.xml: three boxes on a plane, so plane–box for its 3 floor
+// pairs and box–box for its 3 box pairs.
+TEST_CASE("ir: lists the pair templates and their instances") {
+  const CliResult r = run_talon("ir " + kModels + "/box_stack.xml");
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("pair templates") != std::string::npos);
+  const CliResult json = run_talon("ir " + kModels + "/box_stack.xml --json");
+  REQUIRE(json.status == 0);
+  CHECK(json.out.find(R"X("pairs":"plane-box (static plane)","instances":3,"instructions":)X") !=
+        std::string::npos);
+  CHECK(json.out.find(R"("pairs":"box-box","instances":3,"instructions":)") != std::string::npos);
+  const CliResult unrolled =
+      run_talon("ir " + kModels + "/box_stack.xml --json --no-pair-templates");
+  REQUIRE(unrolled.status == 0);
+  CHECK(unrolled.out.find(R"("pair_templates":[])") != std::string::npos);
+  // Written out, the pairs' code is in the program's own kernels: far more of it.
+  CHECK(json_number(unrolled.out, "instructions") > 2 * json_number(json.out, "instructions"));
 }
 
 // The lowering's notes reach the user once, on stderr with the file's name (they used to be
