@@ -41,11 +41,22 @@ static TALON_CALLABLE void talon_jhat_transpose_apply(const talon_real* jhat, co
   for (k = 0; k < TALON_NNZ; ++k) y[talon_jhat_col[k]] += jhat[k] * x[talon_jhat_row[k]];
 }
 
-/* y[NROWS] += Ĵ x[NV]. */
+/* y[NROWS] += Ĵ x[NV]. A row's entries are consecutive in the pattern (a few rows' at a
+ * time), so each run of one row is summed in a register and added once: adding every entry
+ * to y[row] in memory chains each addition to the store before it, and that chain was the
+ * step's hottest loop (the humanoid: a quarter of the step's time, bench/RESULTS.md). */
 static TALON_CALLABLE void talon_jhat_apply_add(const talon_real* jhat, const talon_real* x,
                                                 talon_real* y) {
-  int k;
-  for (k = 0; k < TALON_NNZ; ++k) y[talon_jhat_row[k]] += jhat[k] * x[talon_jhat_col[k]];
+  int k = 0;
+  while (k < TALON_NNZ) {
+    const int row = talon_jhat_row[k];
+    talon_real sum = 0;
+    do {
+      sum += jhat[k] * x[talon_jhat_col[k]];
+      ++k;
+    } while (k < TALON_NNZ && talon_jhat_row[k] == row);
+    y[row] += sum;
+  }
 }
 
 /* out = S (Ĵ M̃⁻¹ Ĵᵀ + C) S v with S = diag(ws->scale). Uses ws->body_a and ws->body_b. */
