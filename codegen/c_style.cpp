@@ -221,13 +221,23 @@ RenderedFunction render_function(const ir::Function& f, const std::string& symbo
   symbols.push_back(symbol);
   const std::size_t statements =
       static_cast<std::size_t>(std::count(body.begin(), body.end(), '\n'));
-  if (needs_chunks(options, statements)) {
-    body = chunked_body(symbol, body, options, dialect, symbols, code);
+  // Appended piece by piece: a body is megabytes on large models, and concatenating the
+  // function's text first copied it twice more (string copies and the page faults of their
+  // fresh memory were a quarter of a cache hit's time on MuJoCo's humanoid; bench/RESULTS.md).
+  const bool chunked = needs_chunks(options, statements);
+  const std::string calls =
+      chunked ? chunked_body(symbol, body, options, dialect, symbols, code) : std::string();
+  code += "\n";
+  code += summary_comment(rendered);
+  code += signature(dialect.function_qualifiers, symbol, options, dialect);
+  code += " {\n";
+  if (chunked) {
+    code += calls;
   } else {
-    body = unused_parameters(s, options, rendered.work_size) + body;
+    code += unused_parameters(s, options, rendered.work_size);
+    code += body;
   }
-  code += "\n" + summary_comment(rendered) +
-          signature(dialect.function_qualifiers, symbol, options, dialect) + " {\n" + body + "}\n";
+  code += "}\n";
   return rendered;
 }
 
