@@ -19,8 +19,8 @@ using unit::Layout;
 constexpr const char* kKernelPrefix = "talon_kernel_";
 // The backward step's workspace holds every substep of a step: 2^depth of them.
 constexpr int kMaxBackwardDepth = 8;
-constexpr const char* kBaseInputs[] = {"q_minus", "u_minus", "u_plus", "lambda",
-                                       "ctrl",    "params",  "h",      "terrain"};
+constexpr const char* kBaseInputs[] = {"q_minus", "u_minus", "u_plus",  "lambda",  "ctrl",
+                                       "params",  "h",       "terrain", "q_choose"};
 
 // Collects layout mismatches as errors: they are lowering bugs, but a user sees them as a
 // message rather than a crash.
@@ -117,6 +117,8 @@ Expected<Layout> compute_layout(const ir::ResidualProgram& p, const SolverOption
   l.nctrl = p.nu;
   l.nparam = static_cast<int>(p.params.size());
   l.nprobe = static_cast<int>(p.terrain_probes.size());
+  l.chooses = std::any_of(p.slots.begin(), p.slots.end(),
+                          [](const ir::ContactSlot& s) { return s.chooses; });
   for (const ir::RowBlock& b : p.blocks) l.block_names.push_back(b.name);
   l.nblocks = static_cast<int>(l.block_names.size());
   l.mass_size = 20 * p.nsim;
@@ -125,11 +127,12 @@ Expected<Layout> compute_layout(const ir::ResidualProgram& p, const SolverOption
   if (l.block_names.empty() || l.block_names.front() != "dynamics")
     check.fail("the first block is not 'dynamics'");
   const ir::Kernel& residual = p.kernel("residual");
-  const int base_sizes[] = {l.nq,    l.nv,     l.nv, l.nrows,
-                            l.nctrl, l.nparam, 1,    ir::TerrainProbe::kInputs * l.nprobe};
-  int* base_offsets[] = {&l.in_q_minus, &l.in_u_minus, &l.in_u_plus, &l.in_lambda,
-                         &l.in_ctrl,    &l.in_params,  &l.in_h,      &l.in_terrain};
-  for (int i = 0; i < 8; ++i)
+  const int base_sizes[] = {
+      l.nq, l.nv, l.nv, l.nrows, l.nctrl, l.nparam, 1, ir::TerrainProbe::kInputs * l.nprobe, l.nq};
+  int* base_offsets[] = {&l.in_q_minus, &l.in_u_minus, &l.in_u_plus,  &l.in_lambda,  &l.in_ctrl,
+                         &l.in_params,  &l.in_h,       &l.in_terrain, &l.in_q_choose};
+  static_assert(std::size(base_sizes) == std::size(kBaseInputs));
+  for (std::size_t i = 0; i < std::size(kBaseInputs); ++i)
     if (const ir::Slice* s = check.input(residual, kBaseInputs[i], base_sizes[i]))
       *base_offsets[i] = s->offset;
   for (const char* name : {"mass", "jhat", "c_diag", "diag_a"})

@@ -123,7 +123,7 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
   for (const auto& [field, size] : arrays)
     out << "  " << name << "_real " << field << "[" << size << "];\n";
   if (layout.nprobe > 0)
-    out << "  /* the terrain inputs at a solution's end pose (talon_terrain_settle) */\n"
+    out << "  /* the terrain inputs at a solution's end pose (talon_settle) */\n"
         << "  " << name << "_real terrain_next[" << ir::TerrainProbe::kInputs * layout.nprobe
         << "];\n";
   if (layout.resolve_split_steps)
@@ -160,7 +160,8 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
         {"rec_u_plus", s * layout.nv},
         {"rec_lambda", s * layout.nrows},
         {"rec_h", s},
-        {"rec_terrain", s * ir::TerrainProbe::kInputs * layout.nprobe}};
+        {"rec_terrain", s * ir::TerrainProbe::kInputs * layout.nprobe},
+        {"rec_q_choose", layout.chooses ? s * layout.nq : 0}};
     out << "  /* the backward step: kernel arrays, its solve, the recorded substeps */\n";
     for (const auto& [field, size] : backward)
       out << "  " << name << "_real " << field << "[" << array_size(size) << "];\n";

@@ -15,8 +15,9 @@ struct Layout {
   int nctrl = 0, nparam = 0, nblocks = 0;
   // The one input array every kernel reads: base inputs, then the frozen friction weights.
   int in_q_minus = 0, in_u_minus = 0, in_u_plus = 0, in_lambda = 0, in_ctrl = 0, in_params = 0,
-      in_h = 0, in_terrain = 0, in_w = 0, in_size = 0;
-  int nprobe = 0;  // terrain probes (ir::TerrainProbe), TerrainProbe::kInputs inputs each
+      in_h = 0, in_terrain = 0, in_q_choose = 0, in_w = 0, in_size = 0;
+  int nprobe = 0;        // terrain probes (ir::TerrainProbe), TerrainProbe::kInputs inputs each
+  bool chooses = false;  // a contact slot's collider chooses features at q_choose
   // Outputs of `residual`.
   int res_dyn = 0, res_con = 0, res_merit = 0, res_q_plus = 0, res_w = 0, res_size = 0;
   int res_gap = -1;  // the residual kernel's `gap` output: g(q⁺) of every contact normal row

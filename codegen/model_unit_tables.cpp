@@ -106,10 +106,11 @@ void check_jhat_pattern(const ir::ResidualProgram& p) {
                           "jhat entry outside the matrix");
 }
 
-// The terrain plane under a geom is queried again after each solve until it stays put; the
-// plane is a continuous function of where the geom ends, each round shrinking the mismatch.
-// Beyond these rounds the step is split instead.
-constexpr int kTerrainRounds = 4;
+// The terrain plane under a geom is queried again after each solve until it stays put (the
+// plane is a continuous function of where the geom ends, each round shrinking the mismatch),
+// and the colliders choose their features again at the solution's end pose until the
+// solution holds with them (talon_settle). Beyond these rounds the step is split instead.
+constexpr int kSettleRounds = 4;
 
 // The probes (ir::TerrainProbe) and the terrain's triangles with their BVH (terrain_bvh.h).
 // One terrain per model: generate_model_unit refuses more.
@@ -158,7 +159,9 @@ std::string config_text(const Layout& l, const ModelUnitOptions& options) {
       {"TALON_IN_PARAMS", l.in_params},
       {"TALON_IN_H", l.in_h},
       {"TALON_IN_TERRAIN", l.in_terrain},
+      {"TALON_IN_Q_CHOOSE", l.in_q_choose},
       {"TALON_NTERRAIN_PROBES", l.nprobe},
+      {"TALON_CHOOSES", l.chooses ? 1 : 0},
       {"TALON_TERRAIN_DATA", ir::TerrainProbe::kInputs},
       {"TALON_NTERRAIN_INPUTS", ir::TerrainProbe::kInputs * l.nprobe},
       {"TALON_IN_W", l.in_w},
@@ -206,10 +209,10 @@ std::string config_text(const Layout& l, const ModelUnitOptions& options) {
   macro(out, "TALON_DIVERGED_MERIT", s.divergence_tolerance * s.divergence_tolerance);
   macro(out, "TALON_ADJOINT_TOLERANCE", s.adjoint_tolerance);
   // The terrain planes settle when none moves by more than this × h at its geom
-  // (talon_terrain_settle): the convergence tolerance, a contact row's residual being its
+  // (talon_settle): the convergence tolerance, a contact row's residual being its
   // gap over h.
   macro(out, "TALON_TERRAIN_TOLERANCE", s.convergence_tolerance);
-  macro(out, "TALON_TERRAIN_ROUNDS", static_cast<long long>(kTerrainRounds));
+  macro(out, "TALON_SETTLE_ROUNDS", static_cast<long long>(kSettleRounds));
   out << "typedef " << options.name << "_workspace talon_workspace;\n"
       << "typedef " << options.name << "_stats talon_stats;\n";
   return out.str();

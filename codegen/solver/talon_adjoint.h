@@ -78,6 +78,9 @@ static TALON_CALLABLE void talon_adjoint_point(talon_workspace* ws, int s) {
   in[TALON_IN_H] = ws->rec_h[s];
   talon_copy(in + TALON_IN_TERRAIN, ws->rec_terrain + s * TALON_NTERRAIN_INPUTS,
              TALON_NTERRAIN_INPUTS);
+#if TALON_CHOOSES
+  talon_copy(in + TALON_IN_Q_CHOOSE, ws->rec_q_choose + s * TALON_NQ, TALON_NQ);
+#endif
   talon_kernel_mass(in, ws->mass);
   talon_kernel_residual(in, ws->res);
   talon_linearize_frozen(ws);

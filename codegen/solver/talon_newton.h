@@ -8,8 +8,10 @@ R"talon_c(
  *   dimensions   TALON_NSIM, TALON_NV (6·nsim), TALON_NQ (7·nsim), TALON_NROWS, TALON_NNZ
  *                (non-zeros of Ĵ), TALON_NFRICTION (frictional contacts), TALON_NNORMAL
  *                (contact normal rows), TALON_NCTRL, TALON_NPARAM, TALON_NBLOCKS
- *   kernel layout TALON_IN_{Q_MINUS,U_MINUS,U_PLUS,LAMBDA,CTRL,PARAMS,H,W} (offsets in the one
- *                input array every kernel reads), TALON_RES_{DYN,CON,MERIT,Q_PLUS,W,GAP}
+ *   kernel layout TALON_IN_{Q_MINUS,U_MINUS,U_PLUS,LAMBDA,CTRL,PARAMS,H,Q_CHOOSE,W} (offsets
+ *                in the one input array every kernel reads; Q_CHOOSE: the pose at which the
+ *                colliders choose features, TALON_CHOOSES when any does),
+ *                TALON_RES_{DYN,CON,MERIT,Q_PLUS,W,GAP}
  *                (outputs of `residual`; GAP: g(q⁺) of every contact normal row),
  *                TALON_LIN_{JHAT,C,DIAG} (outputs of the fused `linearize` kernel: Ĵ values,
  *                diag C, diag A, all with W frozen at in[TALON_IN_W...])
@@ -29,6 +31,8 @@ R"talon_c(
  *                TALON_LINE_SEARCH_STEPS (halvings), TALON_MAX_ROTATION (rad of turn per
  *                body and update), TALON_MAX_SUBSTEP_DEPTH (halvings of a failed step),
  *                TALON_DIVERGED_MERIT (an unconverged finest substep above it fails the step),
+ *                TALON_SETTLE_ROUNDS (re-solves of a step whose terrain planes or
+ *                colliders' choices moved, talon_settle),
  *                TALON_TRACE_CAPACITY, TALON_TRACE_WIDTH, TALON_TRACE_BLOCKS (the Newton
  *                trace: iterates kept, values per iterate, where its block residuals start)
  *   workspace    talon_workspace (the public NAME_workspace) with the arrays used below.
@@ -363,7 +367,7 @@ static TALON_CALLABLE talon_real talon_split_iterate(talon_workspace* ws) {
 #define TALON_START_RESUME 2 /* talon_resume_iterate: the last solution (ws->best_*) */
 
 /* Iterate 0 of a step solved again with slightly different data (a terrain's planes,
- * talon_terrain_settle): its last solution as it stands. Not talon_initial_iterate's warm
+ * talon_settle): its last solution as it stands. Not talon_initial_iterate's warm
  * start: that rebuilds u⁺ from u⁻ in one affine step, which is off by the geometric terms
  * the step's change of velocity brings (a wheel on a bump: merit 34 against the solution's
  * 1e-20 and the cold start's 2.9), so the re-solve would start cold. */
@@ -527,24 +531,61 @@ static TALON_CALLABLE talon_real talon_terrain_choose(const talon_workspace* ws,
  * start, carried to its pose to second order in the distance (ir/lower/contacts.cpp,
  * terrain_plane). A geom that moves on lands where that is no longer the terrain's plane (the
  * surface's higher-order change, or other triangles), so the planes are queried again at the
- * solution's end pose and, where one differs there by more than the convergence tolerance
- * allows (tolerance × h: a row's residual is a gap over h), the step is solved again from its
- * solution with the new inputs, up to TALON_TERRAIN_ROUNDS times. The solution then stands on the terrain under its
- * own end pose. Still unsettled, the step is reported unconverged (and so split). Adds the
- * extra Newton updates to *newton, *pcr. Returns 0 when a solve fails. */
-static TALON_CALLABLE int talon_terrain_settle(talon_workspace* ws, talon_real h, int* newton,
-                                               int* pcr) {
+ * solution's end pose; this returns whether one differs there by more than the convergence
+ * tolerance allows (tolerance × h: a row's residual is a gap over h), with the new inputs in
+ * ws->terrain_next. */
+static TALON_CALLABLE int talon_terrain_moved(talon_workspace* ws, talon_real h) {
+  return talon_terrain_choose(ws, ws->best_q, ws->terrain_next) >
+         (talon_real)TALON_TERRAIN_TOLERANCE * h;
+}
+#endif
+
+#if TALON_CHOOSES
+/* The colliders that choose features (box–box's separating axis, faces and clipped vertices;
+ * a hull's faces) choose them at the pose in ws->in's q_choose, the substep's start at first
+ * (ir/lower/program.h): within a solve the residual is then continuous in the iterate. A
+ * choice made at the iterate's own end pose instead switches a slot's impulse to another
+ * point within one Newton step, and the residual jumps there: the primitive pile's upper box
+ * swapping its edge–edge point for a face's four points under 0.12 N·s, where Newton stalled
+ * and the step diverged (bench/RESULTS.md, fourteenth session). Whether the converged
+ * solution in ws->best_* still solves the step with the choices made at its own end pose:
+ * sets q_choose to that pose and returns 1 when the residual there is within the
+ * tolerance. */
+static TALON_CALLABLE int talon_choices_hold(talon_workspace* ws) {
+  talon_copy(ws->in + TALON_IN_Q_CHOOSE, ws->best_q, TALON_NQ);
+  return talon_resume_iterate(ws) <= talon_converged_merit(ws);
+}
+#endif
+
+#if TALON_NTERRAIN_PROBES > 0 || TALON_CHOOSES
+/* Settles what the step's data took from its start pose onto its solution's end pose: the
+ * terrain's planes (talon_terrain_moved) and the colliders' choices (talon_choices_hold).
+ * Where either no longer fits the solution, the step is solved again from its solution with
+ * them taken at the end pose, up to TALON_SETTLE_ROUNDS times; still unsettled, the step is
+ * reported unconverged (and so split). An unconverged solve's choices are not checked: that
+ * step splits anyway. Adds the extra Newton updates to *newton, *pcr. Returns 0 when a solve
+ * fails. */
+static TALON_CALLABLE int talon_settle(talon_workspace* ws, talon_real h, int* newton, int* pcr) {
   int round;
   for (round = 0;; ++round) {
+    int unsettled = 0;
     talon_normalize_quaternions(ws->best_q);
-    if (!(talon_terrain_choose(ws, ws->best_q, ws->terrain_next) >
-          (talon_real)TALON_TERRAIN_TOLERANCE * h))
-      return 1;
-    if (round == TALON_TERRAIN_ROUNDS) {
+#if TALON_NTERRAIN_PROBES > 0
+    unsettled = talon_terrain_moved(ws, h);
+#else
+    (void)h;
+#endif
+#if TALON_CHOOSES
+    if (ws->stats.converged && !talon_choices_hold(ws)) unsettled = 1;
+#endif
+    if (!unsettled) return 1;
+    if (round == TALON_SETTLE_ROUNDS) {
       ws->stats.converged = 0;
       return 1;
     }
+#if TALON_NTERRAIN_PROBES > 0
     talon_copy(ws->in + TALON_IN_TERRAIN, ws->terrain_next, TALON_NTERRAIN_INPUTS);
+#endif
     if (!talon_solve(ws, TALON_START_RESUME)) return 0;
     *newton += ws->stats.newton_iterations;
     *pcr += ws->stats.pcr_iterations;
@@ -554,22 +595,23 @@ static TALON_CALLABLE int talon_terrain_settle(talon_workspace* ws, talon_real h
 
 /* Solves one (sub)step of h from (q, u) (iterate 0 as `start` names) with the data in
  * ws->in; on success the result is in
- * ws->best_* and the warm start is updated. Returns 1 when the last iterate was finite. With
- * a terrain, the triangles under the geoms are queried at q first and settled at the end
- * (talon_terrain_settle); ws->stats counts every Newton update of the step. */
+ * ws->best_* and the warm start is updated. Returns 1 when the last iterate was finite. The
+ * terrain's planes under the geoms and the colliders' choices are taken at q first and
+ * settled at the end (talon_settle); ws->stats counts every Newton update of the step. */
 static TALON_CALLABLE int talon_solve_substep(talon_workspace* ws, const talon_real* q,
                                              const talon_real* u, talon_real h, int start) {
   talon_copy(ws->in + TALON_IN_Q_MINUS, q, TALON_NQ);
   talon_copy(ws->in + TALON_IN_U_MINUS, u, TALON_NV);
   ws->in[TALON_IN_H] = h;
+  talon_copy(ws->in + TALON_IN_Q_CHOOSE, q, TALON_NQ);
 #if TALON_NTERRAIN_PROBES > 0
   talon_terrain_choose(ws, q, ws->in + TALON_IN_TERRAIN);
 #endif
   if (!talon_solve(ws, start)) return 0;
-#if TALON_NTERRAIN_PROBES > 0
+#if TALON_NTERRAIN_PROBES > 0 || TALON_CHOOSES
   {
     int newton = ws->stats.newton_iterations, pcr = ws->stats.pcr_iterations;
-    if (!talon_terrain_settle(ws, h, &newton, &pcr)) return 0;
+    if (!talon_settle(ws, h, &newton, &pcr)) return 0;
     ws->stats.newton_iterations = newton;
     ws->stats.pcr_iterations = pcr;
   }
@@ -580,7 +622,8 @@ static TALON_CALLABLE int talon_solve_substep(talon_workspace* ws, const talon_r
 
 #if TALON_BACKWARD
 /* Keeps what the backward step needs of accepted substep `index` (talon_adjoint.h): its start
- * state (q, u), its h and its solution (ws->best_*). */
+ * state (q, u), its h, its solution (ws->best_*) and the data settled for it (terrain planes,
+ * the colliders' choice pose). */
 static TALON_CALLABLE void talon_record_substep(talon_workspace* ws, int index, const talon_real* q,
                                                 const talon_real* u, talon_real h) {
   talon_copy(ws->rec_q + index * TALON_NQ, q, TALON_NQ);
@@ -589,6 +632,9 @@ static TALON_CALLABLE void talon_record_substep(talon_workspace* ws, int index, 
   talon_copy(ws->rec_lambda + index * TALON_NROWS, ws->best_lambda, TALON_NROWS);
   talon_copy(ws->rec_terrain + index * TALON_NTERRAIN_INPUTS, ws->in + TALON_IN_TERRAIN,
              TALON_NTERRAIN_INPUTS);
+#if TALON_CHOOSES
+  talon_copy(ws->rec_q_choose + index * TALON_NQ, ws->in + TALON_IN_Q_CHOOSE, TALON_NQ);
+#endif
   ws->rec_h[index] = h;
   ws->rec_count = index + 1;
 }
@@ -772,10 +818,12 @@ static TALON_CALLABLE void talon_reset(talon_workspace* ws) {
 }
 
 /* The signed gap (m, negative = penetration) of every contact normal row at the end of the
- * last successful step: the colliders' geometric g(q⁺), an output of the residual kernel.
- * Overwrites ws->in's iterate and ws->res. */
+ * last successful step: the colliders' geometric g(q⁺), an output of the residual kernel,
+ * with every collider's features chosen at q⁺ itself. Overwrites ws->in's iterate, its
+ * choice pose and ws->res. */
 static TALON_CALLABLE void talon_contact_gaps(talon_workspace* ws, talon_real* gaps) {
   int c;
+  talon_copy(ws->in + TALON_IN_Q_CHOOSE, ws->best_q, TALON_NQ);
   talon_copy(ws->in + TALON_IN_U_PLUS, ws->best_u, TALON_NV);
   talon_copy(ws->in + TALON_IN_LAMBDA, ws->best_lambda, TALON_NROWS);
   talon_kernel_residual(ws->in, ws->res);

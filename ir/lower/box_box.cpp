@@ -34,15 +34,6 @@ Box box_of(const GeomPose& p) {
   return b;
 }
 
-Box select(Expr cond, const Box& if_true, const Box& if_false) {
-  Box b{select(cond, if_true.centre, if_false.centre), {}, {}};
-  for (int i = 0; i < 3; ++i) {
-    b.axis[i] = select(cond, if_true.axis[i], if_false.axis[i]);
-    b.half[i] = select(cond, if_true.half[i], if_false.half[i]);
-  }
-  return b;
-}
-
 // Σ_k h_k |axis_k · w| over k ≠ skip: the box's half-width along a unit w (Ericson §4.4.1);
 // the axis `skip` is perpendicular to w by construction and left out.
 Expr half_width(const Box& b, const V3& w, int skip = -1) {
@@ -78,99 +69,143 @@ V3 corner(const Face& f, int k) {
   return f.centre + (su * f.half_u) * f.u + (sv * f.half_v) * f.v;
 }
 
-// A face axis: the reference face it would make, its separation and whose face it is.
+// A box at the pose where its contact features are chosen (the step's start) and at the pose
+// where its points are measured (the step's end). Every condition below reads `chooser`, every
+// value `value`: within a step the choices are constants, so the slots are continuous (and
+// piecewise smooth) in q⁺ and the step's residual has no jumps for Newton to stall on.
+struct StepBox {
+  Box chooser, value;
+};
+
+// A face at the chooser pose and at q⁺.
+struct StepFace {
+  Face chooser, value;
+};
+
+StepFace select(Expr cond, const StepFace& if_true, const StepFace& if_false) {
+  return {select(cond, if_true.chooser, if_false.chooser),
+          select(cond, if_true.value, if_false.value)};
+}
+
+StepFace face_of(const StepBox& b, int i, Expr sign) {
+  return {face_of(b.chooser, i, sign), face_of(b.value, i, sign)};
+}
+
+// A face axis: the reference face it would make and whose face it is.
 struct FaceAxis {
-  Expr separation;  // > 0: separated along this axis
-  Face reference;
+  StepFace reference;
   Expr on_b;  // 1 when the reference face is the second box's
 };
 
 FaceAxis select(Expr cond, const FaceAxis& if_true, const FaceAxis& if_false) {
-  return {select(cond, if_true.separation, if_false.separation),
-          select(cond, if_true.reference, if_false.reference),
+  return {select(cond, if_true.reference, if_false.reference),
           select(cond, if_true.on_b, if_false.on_b)};
 }
 
-// An edge–edge axis: the unit normal from A to B and the two edges (centre ± half).
+// An edge–edge axis at q⁺: the unit normal from A to B and the two edges (centre ± half).
 struct EdgeAxis {
-  Expr separation;
   V3 normal, centre_a, half_a, centre_b, half_b;
 };
 
 EdgeAxis select(Expr cond, const EdgeAxis& if_true, const EdgeAxis& if_false) {
-  return {select(cond, if_true.separation, if_false.separation),
-          select(cond, if_true.normal, if_false.normal),
+  return {select(cond, if_true.normal, if_false.normal),
           select(cond, if_true.centre_a, if_false.centre_a),
           select(cond, if_true.half_a, if_false.half_a),
           select(cond, if_true.centre_b, if_false.centre_b),
           select(cond, if_true.half_b, if_false.half_b)};
 }
 
+// A candidate axis: its separation where the choice is made and what it gives at q⁺.
+template <class Axis>
+struct Candidate {
+  Expr separation;  // at the chooser pose; > 0: separated along this axis
+  Axis axis;
+};
+
 // The candidate with the largest separation; a later one must exceed the best so far by
 // kTieBias.
 template <class Axis>
-Axis least_penetration(const std::vector<Axis>& candidates) {
-  Axis best = candidates.front();
-  for (std::size_t k = 1; k < candidates.size(); ++k)
-    best = select(lt(best.separation + kTieBias, candidates[k].separation), candidates[k], best);
+Candidate<Axis> least_penetration(const std::vector<Candidate<Axis>>& candidates) {
+  Candidate<Axis> best = candidates.front();
+  for (std::size_t k = 1; k < candidates.size(); ++k) {
+    const Expr take = lt(best.separation + kTieBias, candidates[k].separation);
+    best = {select(take, candidates[k].separation, best.separation),
+            select(take, candidates[k].axis, best.axis)};
+  }
   return best;
 }
 
 // The six face axes, A's first. With d = c_B − c_A, A's face i separates by
 // |d·a_i| − h_i − (B's half-width along a_i); its reference face faces B.
-std::vector<FaceAxis> face_axes(const Box& a, const Box& b) {
-  Graph& g = a.centre.x.graph();
-  const V3 d = b.centre - a.centre;
-  std::vector<FaceAxis> out;
+std::vector<Candidate<FaceAxis>> face_axes(const StepBox& a, const StepBox& b) {
+  Graph& g = a.value.centre.x.graph();
+  const V3 d = b.chooser.centre - a.chooser.centre;
+  std::vector<Candidate<FaceAxis>> out;
   for (int i = 0; i < 3; ++i) {
-    const Expr along = dot(d, a.axis[i]);
-    out.push_back({abs(along) - a.half[i] - half_width(b, a.axis[i]),
-                   face_of(a, i, sign_nonnegative(along)), g.constant(0.0)});
+    const Expr along = dot(d, a.chooser.axis[i]);
+    out.push_back({abs(along) - a.chooser.half[i] - half_width(b.chooser, a.chooser.axis[i]),
+                   {face_of(a, i, sign_nonnegative(along)), g.constant(0.0)}});
   }
   for (int j = 0; j < 3; ++j) {
-    const Expr along = dot(d, b.axis[j]);
-    out.push_back({abs(along) - b.half[j] - half_width(a, b.axis[j]),
-                   face_of(b, j, -sign_nonnegative(along)), g.constant(1.0)});
+    const Expr along = dot(d, b.chooser.axis[j]);
+    out.push_back({abs(along) - b.chooser.half[j] - half_width(a.chooser, b.chooser.axis[j]),
+                   {face_of(b, j, -sign_nonnegative(along)), g.constant(1.0)}});
   }
   return out;
 }
 
-// The nine edge axes a_i × b_j, normalised and pointing from A to B; near-parallel pairs
-// (sin < kMinEdgeSine) get kExcludedSeparation. Each edge is the one of its box's four
-// parallel edges farthest along the normal (A) or against it (B).
-std::vector<EdgeAxis> edge_axes(const Box& a, const Box& b) {
-  Graph& g = a.centre.x.graph();
-  const V3 d = b.centre - a.centre;
-  std::vector<EdgeAxis> out;
+// a_i × b_j normalised (ε-guarded: parallel axes give l = 0, whose plain norm has an infinite
+// derivative) with the sign `sign`, and its length before normalising (sin of the angle).
+struct EdgeDirection {
+  V3 normal;
+  Expr sine;
+};
+
+EdgeDirection edge_direction(const Box& a, const Box& b, int i, int j, Expr sign) {
+  const V3 l = cross(a.axis[i], b.axis[j]);
+  const Expr sine = smooth_norm(l, 1e-12);
+  return {(sign / sine) * l, sine};
+}
+
+// The nine edge axes a_i × b_j, pointing from A to B; near-parallel pairs (sin < kMinEdgeSine)
+// get kExcludedSeparation. Each edge is the one of its box's four parallel edges farthest
+// along the normal (A) or against it (B).
+std::vector<Candidate<EdgeAxis>> edge_axes(const StepBox& a, const StepBox& b) {
+  Graph& g = a.value.centre.x.graph();
+  const V3 d = b.chooser.centre - a.chooser.centre;
+  std::vector<Candidate<EdgeAxis>> out;
   for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 3; ++j) {
-      const V3 l = cross(a.axis[i], b.axis[j]);
-      // ε-guarded: parallel axes give l = 0, whose plain norm has an infinite derivative.
-      const Expr sine = smooth_norm(l, 1e-12);
-      const V3 n = (sign_nonnegative(dot(d, l)) / sine) * l;
-      const Expr separation = abs(dot(d, n)) - half_width(a, n, i) - half_width(b, n, j);
-      V3 centre_a = a.centre, centre_b = b.centre;
+      const Expr sign = sign_nonnegative(dot(d, cross(a.chooser.axis[i], b.chooser.axis[j])));
+      const EdgeDirection at_choice = edge_direction(a.chooser, b.chooser, i, j, sign);
+      const V3 n = edge_direction(a.value, b.value, i, j, sign).normal, m = at_choice.normal;
+      const Expr separation =
+          abs(dot(d, m)) - half_width(a.chooser, m, i) - half_width(b.chooser, m, j);
+      V3 centre_a = a.value.centre, centre_b = b.value.centre;
       for (int k = 0; k < 3; ++k) {
         if (k != i)
-          centre_a = centre_a + (a.half[k] * sign_nonnegative(dot(a.axis[k], n))) * a.axis[k];
+          centre_a = centre_a + (a.value.half[k] * sign_nonnegative(dot(a.chooser.axis[k], m))) *
+                                    a.value.axis[k];
         if (k != j)
-          centre_b = centre_b - (b.half[k] * sign_nonnegative(dot(b.axis[k], n))) * b.axis[k];
+          centre_b = centre_b - (b.value.half[k] * sign_nonnegative(dot(b.chooser.axis[k], m))) *
+                                    b.value.axis[k];
       }
-      out.push_back(
-          {select(lt(g.constant(kMinEdgeSine), sine), separation, g.constant(kExcludedSeparation)),
-           n, centre_a, a.half[i] * a.axis[i], centre_b, b.half[j] * b.axis[j]});
+      out.push_back({select(lt(g.constant(kMinEdgeSine), at_choice.sine), separation,
+                            g.constant(kExcludedSeparation)),
+                     {n, centre_a, a.value.half[i] * a.value.axis[i], centre_b,
+                      b.value.half[j] * b.value.axis[j]}});
     }
   }
   return out;
 }
 
 // The incident face: the face of `other` whose outward normal is most anti-parallel to the
-// reference normal n.
-Face incident_face(const Box& other, const V3& n) {
-  Face best = face_of(other, 0, -sign_nonnegative(dot(other.axis[0], n)));
-  Expr best_alignment = abs(dot(other.axis[0], n));
+// reference normal n (both at the chooser pose).
+StepFace incident_face(const StepBox& other, const V3& n) {
+  StepFace best = face_of(other, 0, -sign_nonnegative(dot(other.chooser.axis[0], n)));
+  Expr best_alignment = abs(dot(other.chooser.axis[0], n));
   for (int j = 1; j < 3; ++j) {
-    const Expr along = dot(other.axis[j], n);
+    const Expr along = dot(other.chooser.axis[j], n);
     const Expr take = lt(best_alignment, abs(along));
     best = select(take, face_of(other, j, -sign_nonnegative(along)), best);
     best_alignment = select(take, abs(along), best_alignment);
@@ -184,10 +219,11 @@ struct Coords {
 };
 
 // The parameters [enter, exit] of the segment c0 + t (c1 − c0) inside the slab |c| ≤ half
-// (Liang & Barsky, "A New Concept and Method for Line Clipping", ACM TOG 1984). A segment
-// parallel to the slab is inside it for every t or for none.
+// (Liang & Barsky, "A New Concept and Method for Line Clipping", ACM TOG 1984), and the side
+// (±1: c = ±half) it enters across. A segment parallel to the slab is inside it for every t
+// or for none.
 struct Interval {
-  Expr enter, exit;
+  Expr enter, exit, side;
 };
 
 Interval slab(Expr c0, Expr c1, Expr half) {
@@ -198,31 +234,67 @@ Interval slab(Expr c0, Expr c1, Expr half) {
   const Expr ta = (-half - c0) / safe, tb = (half - c0) / safe;
   const Expr inside = le(abs(c0), half);
   return {select(parallel, select(inside, g.constant(0.0), g.constant(2.0)), min(ta, tb)),
-          select(parallel, select(inside, g.constant(1.0), g.constant(-1.0)), max(ta, tb))};
+          select(parallel, select(inside, g.constant(1.0), g.constant(-1.0)), max(ta, tb)),
+          -sign_nonnegative(extent)};
 }
 
-// Where the segment from p0 to p1 (coordinates in a rectangle's frame) enters the rectangle
-// of half extents (hx, hy): t ∈ [0, 1] (0 when p0 is inside), and whether any of it is inside.
+// Where a segment enters a rectangle |x| ≤ hx + grow, |y| ≤ hy + grow, decided at the chooser
+// pose: whether it meets the rectangle grown by the clipping margin at all, and, for the
+// rectangle itself where it meets that and else for the grown one (`grow`), whether it starts
+// inside or across which side it enters (x or y, and the sign).
+struct EntryChoice {
+  Expr hits, from_start, through_x, side, grow;
+};
+
+// A segment in a rectangle's frame at the chooser pose and at q⁺, and the rectangle.
+struct StepSegment {
+  Coords chooser_start, chooser_end, value_start, value_end;
+  Expr half_x, half_y;
+};
+
+// The margin (shrinking the rectangle when negative) only decides which slots hold a vertex,
+// as kClipMargin says: the point is the entry into the rectangle itself wherever the segment
+// meets it.
+EntryChoice choose_entry(const StepSegment& s, double margin) {
+  Graph& g = s.half_x.graph();
+  const Expr zero = g.constant(0.0), one = g.constant(1.0);
+  auto slabs = [&](Expr grow) {
+    return std::array<Interval, 2>{slab(s.chooser_start.x, s.chooser_end.x, s.half_x + grow),
+                                   slab(s.chooser_start.y, s.chooser_end.y, s.half_y + grow)};
+  };
+  auto meets = [&](const std::array<Interval, 2>& sl) {
+    const Expr enter = max(zero, max(sl[0].enter, sl[1].enter));
+    return lt(enter, min(one, min(sl[0].exit, sl[1].exit)));
+  };
+  const Expr grow = select(meets(slabs(zero)), zero, g.constant(margin));
+  const std::array<Interval, 2> sl = slabs(grow);
+  const Expr through_x = lt(sl[1].enter, sl[0].enter);
+  return {meets(slabs(g.constant(margin))), le(max(sl[0].enter, sl[1].enter), zero), through_x,
+          select(through_x, sl[0].side, sl[1].side), grow};
+}
+
+// The entry parameter t ∈ [0, 1] at q⁺: where the segment crosses the chosen side's line (0
+// when it starts inside, or runs parallel to that line at q⁺).
+Expr entry_at(const EntryChoice& c, const StepSegment& s) {
+  Graph& g = s.half_x.graph();
+  const Expr zero = g.constant(0.0), one = g.constant(1.0);
+  const Expr c0 = select(c.through_x, s.value_start.x, s.value_start.y);
+  const Expr c1 = select(c.through_x, s.value_end.x, s.value_end.y);
+  const Expr half = select(c.through_x, s.half_x, s.half_y) + c.grow;
+  const Expr extent = c1 - c0;
+  const Expr parallel = lt(abs(extent), g.constant(kParallelExtent));
+  const Expr crossing = (c.side * half - c0) / select(parallel, one, extent);
+  return select(max(c.from_start, parallel), zero, clamp(crossing, zero, one));
+}
+
 struct Entry {
   Expr t, hits;
 };
 
-Entry entry_into_rectangle(const Coords& p0, const Coords& p1, Expr hx, Expr hy) {
-  Graph& g = hx.graph();
-  const Interval sx = slab(p0.x, p1.x, hx), sy = slab(p0.y, p1.y, hy);
-  const Expr enter = max(g.constant(0.0), max(sx.enter, sy.enter));
-  const Expr exit = min(g.constant(1.0), min(sx.exit, sy.exit));
-  return {min(enter, g.constant(1.0)), lt(enter, exit)};
-}
-
-// The entry into the rectangle itself, and whether the segment meets the rectangle grown by
-// `margin` on every side (shrunk when negative). The margin only decides which slots hold a
-// vertex; the point is the exact entry whenever the segment meets the rectangle, and the
-// entry into the grown one (within the margin of it) otherwise.
-Entry clipped_entry(const Coords& p0, const Coords& p1, Expr hx, Expr hy, double margin) {
-  const Entry exact = entry_into_rectangle(p0, p1, hx, hy);
-  const Entry decided = entry_into_rectangle(p0, p1, hx + margin, hy + margin);
-  return {select(exact.hits, exact.t, decided.t), decided.hits};
+// The segment's entry at q⁺ with every choice made at the chooser pose.
+Entry clipped_entry(const StepSegment& s, double margin) {
+  const EntryChoice c = choose_entry(s, margin);
+  return {entry_at(c, s), c.hits};
 }
 
 // A vertex of the clipped polygon: the incident face's point there, its gap above the
@@ -234,60 +306,80 @@ struct FacePoint {
 
 // Slot k (0–3): where incident edge k enters the reference face (deciding with kClipMargin), in the
 // reference face's frame (u, v ⟂ n, so dot(p − centre, u) projects along n).
-FacePoint incident_edge_point(const Face& ref, const Face& inc, int k) {
-  const V3 p0 = corner(inc, k), p1 = corner(inc, (k + 1) % 4);
-  auto coords = [&](const V3& p) {
-    return Coords{dot(p - ref.centre, ref.u), dot(p - ref.centre, ref.v)};
+FacePoint incident_edge_point(const StepFace& ref, const StepFace& inc, int k) {
+  auto coords = [](const Face& r, const V3& p) {
+    return Coords{dot(p - r.centre, r.u), dot(p - r.centre, r.v)};
   };
-  const Entry e = clipped_entry(coords(p0), coords(p1), ref.half_u, ref.half_v, kClipMargin);
+  const int next = (k + 1) % 4;
+  const V3 p0 = corner(inc.value, k), p1 = corner(inc.value, next);
+  const Entry e = clipped_entry(
+      {coords(ref.chooser, corner(inc.chooser, k)), coords(ref.chooser, corner(inc.chooser, next)),
+       coords(ref.value, p0), coords(ref.value, p1), ref.value.half_u, ref.value.half_v},
+      kClipMargin);
   const V3 p = p0 + e.t * (p1 - p0);
-  return {p, dot(p - ref.centre, ref.normal), e.hits};
+  return {p, dot(p - ref.value.centre, ref.value.normal), e.hits};
 }
 
-// Slot 4 + k: where reference edge k enters the incident face's shadow along n (deciding with
-// −kClipMargin). The incident plane lies at height s(x) = (c_I − x)·n_I / (n·n_I) above a point
-// x of the reference face; |n·n_I| ≥ 1/√3 since the incident face is the most anti-parallel.
-FacePoint reference_edge_point(const Face& ref, const Face& inc, int k) {
-  const V3 p0 = corner(ref, k), p1 = corner(ref, (k + 1) % 4);
-  const Expr cosine = dot(ref.normal, inc.normal);
-  auto height = [&](const V3& x) { return dot(inc.centre - x, inc.normal) / cosine; };
-  auto coords = [&](const V3& x) {
+// The incident plane lies at height s(x) = (c_I − x)·n_I / (n·n_I) above a point x of the
+// reference face; |n·n_I| ≥ 1/√3 since the incident face is the most anti-parallel. `shadow`
+// is x lifted onto it in the incident face's frame.
+struct Shadow {
+  const Face& ref;
+  const Face& inc;
+  Expr height(const V3& x) const {
+    return dot(inc.centre - x, inc.normal) / dot(ref.normal, inc.normal);
+  }
+  Coords shadow(const V3& x) const {
     const V3 above = x + height(x) * ref.normal - inc.centre;
     return Coords{dot(above, inc.u), dot(above, inc.v)};
-  };
-  const Entry e = clipped_entry(coords(p0), coords(p1), inc.half_u, inc.half_v, -kClipMargin);
+  }
+};
+
+// Slot 4 + k: where reference edge k enters the incident face's shadow along n (deciding with
+// −kClipMargin).
+FacePoint reference_edge_point(const StepFace& ref, const StepFace& inc, int k) {
+  const int next = (k + 1) % 4;
+  const Shadow chooser{ref.chooser, inc.chooser}, value{ref.value, inc.value};
+  const V3 p0 = corner(ref.value, k), p1 = corner(ref.value, next);
+  const Entry e = clipped_entry(
+      {chooser.shadow(corner(ref.chooser, k)), chooser.shadow(corner(ref.chooser, next)),
+       value.shadow(p0), value.shadow(p1), inc.value.half_u, inc.value.half_v},
+      -kClipMargin);
   const V3 x = p0 + e.t * (p1 - p0);
-  const Expr gap = height(x);
-  return {x + gap * ref.normal, gap, e.hits};
+  const Expr gap = value.height(x);
+  return {x + gap * ref.value.normal, gap, e.hits};
 }
 
 }  // namespace
 
-std::vector<ContactPoint> box_box_contacts(const GeomPose& a_pose, const GeomPose& b_pose) {
+std::vector<ContactPoint> box_box_contacts(const GeomPose& a_pose, const GeomPose& b_pose,
+                                           const GeomPose& a_chooser, const GeomPose& b_chooser) {
   Graph& g = a_pose.center.x.graph();
-  const Box a = box_of(a_pose), b = box_of(b_pose);
-  const FaceAxis face = least_penetration(face_axes(a, b));
-  const EdgeAxis edge = least_penetration(edge_axes(a, b));
+  const StepBox a{box_of(a_chooser), box_of(a_pose)}, b{box_of(b_chooser), box_of(b_pose)};
+  const Candidate<FaceAxis> face = least_penetration(face_axes(a, b));
+  const Candidate<EdgeAxis> edge = least_penetration(edge_axes(a, b));
   const Expr edge_contact = lt(face.separation + kTieBias, edge.separation);
   const Expr inactive = g.constant(kInactiveGap);
 
-  const Face& ref = face.reference;
-  const Face inc = incident_face(select(face.on_b, a, b), ref.normal);
+  const StepFace& ref = face.axis.reference;
+  const Expr on_b = face.axis.on_b;
+  const StepFace inc =
+      select(on_b, incident_face(a, ref.chooser.normal), incident_face(b, ref.chooser.normal));
   // The reference normal points out of the reference box: from A to B when it is A's face.
-  const V3 normal = select(face.on_b, -ref.normal, ref.normal);
+  const V3 normal = select(on_b, -ref.value.normal, ref.value.normal);
   std::vector<ContactPoint> out;
   for (int slot = 0; slot < kBoxBoxFaceSlots; ++slot) {
     const FacePoint p =
         slot < 4 ? incident_edge_point(ref, inc, slot) : reference_edge_point(ref, inc, slot - 4);
     const Expr gap = select(edge_contact, inactive, select(p.hits, p.gap, inactive));
-    out.push_back({gap, p.incident - (0.5 * p.gap) * ref.normal, normal});
+    out.push_back({gap, p.incident - (0.5 * p.gap) * ref.value.normal, normal});
   }
 
-  const auto [on_a, on_b] =
-      closest_segment_points(edge.centre_a, edge.half_a, edge.centre_b, edge.half_b);
-  const Expr gap = dot(on_b - on_a, edge.normal);
+  const EdgeAxis& e = edge.axis;
+  const auto [on_a, on_edge_b] = closest_segment_points(e.centre_a, e.half_a, e.centre_b, e.half_b);
+  const Expr gap = dot(on_edge_b - on_a, e.normal);
   out.push_back(
-      {select(edge_contact, gap, inactive), on_b - (0.5 * gap) * edge.normal, edge.normal});
+      {select(edge_contact, gap, inactive), on_edge_b - (0.5 * gap) * e.normal, e.normal});
   return out;
 }
 

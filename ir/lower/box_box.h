@@ -1,9 +1,12 @@
 // Box–box contact slots (internal to ir/lower/; contact_geometry.cpp dispatches here).
 //
 // A separating-axis test over the 15 axes of two boxes (3 + 3 face normals, 9 edge–edge
-// cross products) picks the axis of least penetration. A face axis gives face contact: the
-// face of the other box most anti-parallel to the reference face (the incident face) is
-// clipped to the reference face, and every vertex of the clipped polygon is a point. An
+// cross products) picks the axis of least penetration. Every choice (the axis, the reference
+// and incident faces, the edges, which slots hold a vertex) is made at the chooser poses (the
+// program's q_choose, contact_geometry.h) and every point and gap measured at the geoms' own
+// poses, so that within a Newton solve the slots are continuous in q⁺. A face axis gives face
+// contact: the face of the other box most anti-parallel to the reference face (the incident face)
+// is clipped to the reference face, and every vertex of the clipped polygon is a point. An
 // edge–edge axis gives one point: the closest points of the two edges.
 //
 // Slots (kBoxBoxSlots = 9), each with its gap measured along the pair's normal (first box to
@@ -35,7 +38,7 @@ inline constexpr double kInactiveGap = 1.0;
 // Shared by the face clipping here and in polytope_contacts.h:
 // Metres. A later axis (in the order A's faces, B's faces, edges) must separate the solids
 // by this much more than the best so far to replace it: aligned stacks, whose face and edge
-// axes tie up to rounding, pick the same face axis at every Newton iterate.
+// axes tie up to rounding, pick the same face axis at every step.
 inline constexpr double kTieBias = 1e-5;
 // Metres. An incident edge within this distance outside the reference face still holds a
 // vertex, and a reference edge must reach this far inside the incident face's shadow to hold
@@ -47,8 +50,11 @@ inline constexpr double kClipMargin = 1e-5;
 // (inside or outside it entirely), so its crossing parameters are not divided out.
 inline constexpr double kParallelExtent = 1e-12;
 
-// The kBoxBoxSlots slots of two boxes, normal from `a` to `b`.
-std::vector<ContactPoint> box_box_contacts(const GeomPose& a, const GeomPose& b);
+// The kBoxBoxSlots slots of two boxes at poses (a, b), normal from `a` to `b`, with every
+// choice (the separating axis, the reference and incident faces, the edges, which slots hold
+// a vertex) made at (a_chooser, b_chooser): the step's start (contact_geometry.h).
+std::vector<ContactPoint> box_box_contacts(const GeomPose& a, const GeomPose& b,
+                                           const GeomPose& a_chooser, const GeomPose& b_chooser);
 // "face point 3", "edge-edge".
 std::string box_box_slot_kind(int slot);
 

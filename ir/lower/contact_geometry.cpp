@@ -602,6 +602,7 @@ std::optional<std::vector<ContactPoint>> choosing_collider(const GeomPose& a, co
                                                            const GeomPose& b_chooser) {
   using T = GeomType;
   if (a.type == T::Plane && b.type == T::Mesh) return plane_hull(a, b, a_chooser, b_chooser);
+  if (a.type == T::Box && b.type == T::Box) return box_box_contacts(a, b, a_chooser, b_chooser);
   if (a.type == T::Cylinder && b.type == T::Cylinder)
     return cylinder_cylinder(a, b, a_chooser, b_chooser);
   if (polytope_pair(a.type, b.type)) return hull_hull(a, b, a_chooser, b_chooser);
@@ -703,16 +704,23 @@ std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b) {
   }
   if (a.type == T::Capsule && b.type == T::Box)
     return end_spheres(a, [&](const V3& p, Expr r) { return sphere_box(p, r, b); });
-  if (a.type == T::Box && b.type == T::Box) return box_box_contacts(a, b);
   if (a.type == T::Box && b.type == T::Cylinder) return box_cylinder(a, b);
   return {};
 }
 
 StepContactPoints contact_points_of_step(const GeomPose& a_minus, const GeomPose& b_minus,
-                                         const GeomPose& a_plus, const GeomPose& b_plus) {
-  if (auto plus = choosing_collider(a_plus, b_plus, a_minus, b_minus))
-    return {*choosing_collider(a_minus, b_minus, a_minus, b_minus), *plus};
+                                         const GeomPose& a_plus, const GeomPose& b_plus,
+                                         const GeomPose& a_chooser, const GeomPose& b_chooser) {
+  if (auto plus = choosing_collider(a_plus, b_plus, a_chooser, b_chooser))
+    return {*choosing_collider(a_minus, b_minus, a_chooser, b_chooser), *plus};
   return {contact_points(a_minus, b_minus), contact_points(a_plus, b_plus)};
+}
+
+bool choosing_pair(GeomType a, GeomType b) {
+  using T = GeomType;
+  return (a == T::Plane && b == T::Mesh) || (a == T::Terrain && b == T::Mesh) ||
+         (a == T::Box && b == T::Box) || (a == T::Cylinder && b == T::Cylinder) ||
+         polytope_pair(a, b) || round_hull_pair(a, b) || (a == T::Cylinder && b == T::Mesh);
 }
 
 }  // namespace talon::ir::lower

@@ -71,14 +71,19 @@ std::string contact_slot_kind(GeomType a, GeomType b, int slot);
 std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b);
 
 // The slots at the step's start (q⁻) and end (q⁺) poses. Colliders that choose features
-// (the hull's support vertices of plane–mesh; which of cylinder–cylinder's slots are on)
-// choose them at q⁻ for both, so that the step's residual is smooth in q⁺; the others
-// are contact_points at each pose.
+// (box–box's separating axis, faces and clipped vertices; the hull's support vertices of
+// plane–mesh; which of cylinder–cylinder's slots are on; a hull's faces or nearest feature)
+// choose them at the chooser poses for both, so that the step's residual is continuous and
+// piecewise smooth in q⁺ (a choice made at q⁺ switches a slot's impulse to another point or
+// off within one Newton step: the residual jumps there, and Newton stalls at the jump); the
+// others are contact_points at each pose.
+bool choosing_pair(GeomType a, GeomType b);  // a canonically ordered pair whose collider chooses
 struct StepContactPoints {
   std::vector<ContactPoint> minus, plus;
 };
 StepContactPoints contact_points_of_step(const GeomPose& a_minus, const GeomPose& b_minus,
-                                         const GeomPose& a_plus, const GeomPose& b_plus);
+                                         const GeomPose& a_plus, const GeomPose& b_plus,
+                                         const GeomPose& a_chooser, const GeomPose& b_chooser);
 
 // Closest points of the segments centre_a + s·half_a and centre_b + t·half_b, s, t ∈ [−1, 1]
 // (capsule axes, box edges).

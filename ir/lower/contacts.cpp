@@ -173,6 +173,7 @@ SlotGeometry add_slot(Context& ctx, const GeomPair& pair, int k) {
   slot.geom_a = pair.a;
   slot.geom_b = pair.b;
   slot.kind = contact_slot_kind(m.geom_type[pair.a], m.geom_type[pair.b], k);
+  slot.chooses = choosing_pair(m.geom_type[pair.a], m.geom_type[pair.b]);
   s.slot = static_cast<int>(ctx.slots.size());
   ctx.slots.push_back(slot);
   return s;
@@ -184,7 +185,8 @@ void add_pair_slots(Context& ctx, const GeomPair& pair, PoseA pose_a,
                     std::vector<SlotGeometry>& out) {
   const auto [minus, plus] =
       contact_points_of_step(pose_a(Time::Minus), geom_pose(ctx, pair.b, Time::Minus),
-                             pose_a(Time::Plus), geom_pose(ctx, pair.b, Time::Plus));
+                             pose_a(Time::Plus), geom_pose(ctx, pair.b, Time::Plus),
+                             pose_a(Time::Choose), geom_pose(ctx, pair.b, Time::Choose));
   for (std::size_t k = 0; k < plus.size(); ++k) {
     SlotGeometry s = add_slot(ctx, pair, static_cast<int>(k));
     s.minus = minus[k];

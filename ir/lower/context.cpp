@@ -17,7 +17,15 @@ Context::Context(const Model& model_in, const LowerOptions& options_in, Graph& g
 
 const Frame& Context::frame(int sim, Time t) const {
   if (sim < 0) return world;
-  return t == Time::Minus ? bodies[sim].minus : bodies[sim].plus;
+  switch (t) {
+    case Time::Minus:
+      return bodies[sim].minus;
+    case Time::Plus:
+      return bodies[sim].plus;
+    case Time::Choose:
+      break;
+  }
+  return bodies[sim].choose;
 }
 
 Expr Context::param(const std::string& name, double value) {

@@ -16,8 +16,9 @@
 
 namespace talon::ir::lower {
 
-// Which end of the step a symbolic quantity is evaluated at.
-enum class Time { Minus, Plus };
+// Which end of the step a symbolic quantity is evaluated at; Choose: the pose at which
+// colliders make their discrete choices (q_choose, ResidualProgram).
+enum class Time { Minus, Plus, Choose };
 
 // The symbolic pose of a sim body (or of the world) at one instant.
 struct Frame {
@@ -32,6 +33,7 @@ struct Frame {
 
 struct BodyState {
   Frame minus, plus;  // at q⁻ (normalised) and at q⁺(q⁻, u⁺, h)
+  Frame choose;       // at q_choose (normalised): where colliders choose their features
   V3 v_minus, w_minus, v_plus, w_plus;
   Expr mass;               // parameter
   M3 inertia_local;        // parameter, about the COM, sim-frame axes
@@ -128,6 +130,7 @@ class Context {
 
   // Inputs.
   std::vector<Expr> q_minus, u_minus, u_plus, ctrl, params;
+  std::vector<Expr> q_choose;    // [7·nsim] (ResidualProgram::q_choose)
   std::vector<Expr> lambda;      // grows with rows
   std::vector<Expr> friction_w;  // grows with frictional contacts
   std::vector<Expr> friction_w_exact;

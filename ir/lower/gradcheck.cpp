@@ -474,6 +474,8 @@ Vector KernelPoint::base() const {
     out.insert(out.end(), v->begin(), v->end());
   out.push_back(h);
   out.insert(out.end(), terrain.begin(), terrain.end());
+  const Vector& choose = q_choose.empty() ? q_minus : q_choose;
+  out.insert(out.end(), choose.begin(), choose.end());
   out.insert(out.end(), geoms.begin(), geoms.end());
   return out;
 }

@@ -17,10 +17,11 @@ struct KernelPoint {
   std::vector<double> q_minus, u_minus, u_plus, lambda, ctrl, params;
   double h = 0.02;
   std::vector<double> terrain;     // the terrain probes' inputs (program.h)
+  std::vector<double> q_choose;    // where colliders choose (program.h); empty: at q_minus
   std::vector<double> friction_w;  // the exact W at this point (from `residual`)
   std::vector<double> geoms;       // a pair template's geom inputs (empty for a model)
   // The base inputs in kernel order (q_minus, u_minus, u_plus, lambda, ctrl, params, h,
-  // terrain, geoms).
+  // terrain, q_choose, geoms).
   std::vector<double> base() const;
 };
 

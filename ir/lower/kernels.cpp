@@ -46,6 +46,7 @@ class KernelBuilder {
                                                                      {"params", &ctx_.params},
                                                                      {"h", &h},
                                                                      {"terrain", &ctx_.terrain},
+                                                                     {"q_choose", &ctx_.q_choose},
                                                                      {"geoms", &ctx_.geom_inputs}};
     for (const auto& [group, values] : base) k.add_input(group, *values);
     for (const auto& [group, values] : extra) k.add_input(group, *values);

@@ -28,6 +28,7 @@ void lower::fill_metadata(Context& ctx, ResidualProgram& prog) {
   prog.nu = ctx.model.nu;
   prog.nfriction = static_cast<int>(ctx.friction_w.size());
   prog.q_minus = ctx.q_minus;
+  prog.q_choose = ctx.q_choose;
   prog.u_minus = ctx.u_minus;
   prog.u_plus = ctx.u_plus;
   prog.lambda = ctx.lambda;

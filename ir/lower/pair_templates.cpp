@@ -200,7 +200,7 @@ std::vector<int> group_entries(const ResidualProgram& program, const PairInstanc
   for (const char* group :
        {"lambda", "tangent_lambda", "cotangent_con", "r_con", "merit", "c_diag", "diag_a"})
     if (name == group) return instance.rows;
-  if (name == "q_minus") return body_entries(7);
+  if (name == "q_minus" || name == "q_choose") return body_entries(7);
   if (name == "jvp" || name == "vjp") {  // [r_dyn; r_con] or [u⁺; λ]
     std::vector<int> out = body_entries(6);
     for (int row : instance.rows) out.push_back(program.ndyn() + row);
@@ -302,7 +302,10 @@ KernelPoint instance_point(const PairTemplate& t, const PairInstance& instance,
   const KernelPoint& p = program_point;
   KernelPoint out;
   const std::tuple<const std::vector<double>*, std::vector<double>*, int> body_groups[] = {
-      {&p.q_minus, &out.q_minus, 7}, {&p.u_minus, &out.u_minus, 6}, {&p.u_plus, &out.u_plus, 6}};
+      {&p.q_minus, &out.q_minus, 7},
+      {&p.u_minus, &out.u_minus, 6},
+      {&p.u_plus, &out.u_plus, 6},
+      {p.q_choose.empty() ? &p.q_minus : &p.q_choose, &out.q_choose, 7}};
   for (const auto& [from, to, width] : body_groups)
     for (int body : instance.bodies)
       to->insert(to->end(), from->begin() + width * body, from->begin() + width * (body + 1));

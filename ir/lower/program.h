@@ -14,6 +14,12 @@
 //                     there (point, unit normal) and the normal's rate of turn with the geom's
 //                     centre (TerrainProbe), filled by the solver's terrain query at the
 //                     substep's start and at the solution's end (codegen/solver/talon_newton.h)
+//   q_choose [7·nsim] a pose like q_minus at which the colliders that choose features
+//                     (contact_geometry.h: separating axes, reference and incident faces,
+//                     clipped vertices, a hull's nearest feature) make their choices: the
+//                     substep's start at first, then the solution's end pose until the
+//                     choices hold there (talon_newton.h, talon_settle). Only conditions read
+//                     it: every kernel's derivative with respect to it is zero
 // Residual layout (the stacked r = [r_dyn; r_con]):
 //   r_dyn   [6·nsim]  M̃(u⁺ − ũ) − Σ Jᵀλ, per body: 3 linear, 3 angular rows
 //   r_con   [nrows]   constraint rows, every one in velocity units, blocks in the order
@@ -60,6 +66,7 @@ struct ContactSlot {
   int normal_row = -1;           // constraint row (lambda index)
   int friction_row = -1;         // first of two friction rows, -1 when frictionless
   int friction_index = -1;       // index into the friction weights W, -1 when frictionless
+  bool chooses = false;          // its collider chooses features at q_choose (contact_geometry.h)
 };
 
 // A geom standing on a terrain. It stands on the tangent plane of the terrain's smooth (C¹)
@@ -70,7 +77,7 @@ struct ContactSlot {
 // them to the kInputs `terrain` inputs from `input`; the step carries the plane to the geom's
 // pose to second order in the distance (ir/lower/contacts.cpp, terrain_plane). The query
 // runs at the substep's start and again at the solution's end until the plane under the
-// geom stays put (codegen/solver/talon_newton.h, talon_terrain_settle).
+// geom stays put (codegen/solver/talon_newton.h, talon_settle).
 struct TerrainProbe {
   // c_q, point, unit normal, ∂normal/∂c (3×3 symmetric, row-major), world frame
   static constexpr int kInputs = 18;
@@ -130,7 +137,8 @@ struct ResidualProgram {
   // Inputs (Var exprs of `graph`).
   std::vector<Expr> q_minus, u_minus, u_plus, lambda, ctrl, params;
   Expr h;
-  std::vector<Expr> terrain;  // [TerrainProbe::kInputs · terrain_probes.size()]
+  std::vector<Expr> terrain;   // [TerrainProbe::kInputs · terrain_probes.size()]
+  std::vector<Expr> q_choose;  // [7·nsim]
   // A per-type template's geom placements (ir/lower/pair_templates.h); empty for a model.
   std::vector<Expr> geom_inputs;
   // Extra inputs of some kernels.

@@ -43,6 +43,7 @@ void create_inputs(Context& ctx) {
     for (int i = 0; i < n; ++i) out.push_back(ctx.g.variable(prefix + std::to_string(i)));
   };
   vars(ctx.q_minus, 7 * m.nsim, "q_minus");
+  vars(ctx.q_choose, 7 * m.nsim, "q_choose");
   vars(ctx.u_minus, 6 * m.nsim, "u_minus");
   vars(ctx.u_plus, 6 * m.nsim, "u_plus");
   vars(ctx.ctrl, m.nu, "ctrl");
@@ -76,6 +77,8 @@ void build_body_state(Context& ctx, int b) {
   body.v_plus = {u(ctx.u_plus, 0), u(ctx.u_plus, 1), u(ctx.u_plus, 2)};
   body.w_plus = {u(ctx.u_plus, 3), u(ctx.u_plus, 4), u(ctx.u_plus, 5)};
   body.minus = make_frame(x_minus, quat_minus, com_local);
+  auto c = [&](int i) { return ctx.q_choose[7 * b + i]; };
+  body.choose = make_frame({c(0), c(1), c(2)}, normalized(Q4{c(3), c(4), c(5), c(6)}), com_local);
 
   const V3 x_plus = x_minus + ctx.h * body.v_plus;
   const Q4 quat_plus = normalized(quaternion_exp((0.5 * ctx.h) * body.w_plus) * quat_minus);

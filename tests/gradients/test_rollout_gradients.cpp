@@ -78,6 +78,37 @@ TEST_CASE("gradients: a box sliding the whole rollout, and sliding then sticking
   }
 }
 
+// The sliding box's rollout on a static box instead of a floor: the box–box collider
+// chooses its axis, faces and clipped corners at the choice pose (q_choose), the forward
+// settles them at each step's end, and the backward step linearises with the recorded ones.
+TEST_CASE("gradients: a box sliding across a larger box", "[gradients][friction]") {
+  const Simulator sim = testing::make_simulator(testing::model_from_mjcf(R"(
+<mujoco model="box_on_table">
+  <option gravity="0 0 -9.81"/>
+  <worldbody>
+    <geom name="table" type="box" size="1 1 0.1" friction="0.5"/>
+    <body name="box" pos="0 0 0.2">
+      <freejoint/>
+      <geom name="box" type="box" size="0.1 0.1 0.1" mass="1" friction="0.3"/>
+    </body>
+  </worldbody>
+</mujoco>)"),
+                                                testing::gradient_options());
+  const int table_friction = testing::param_index(sim, "friction:table");
+  Rollout r;
+  r.h = 0.1;
+  r.steps = 3;
+  r.initial = [&](runtime::WorldBatch& w, int i) { w.u_of(i)[0] = 2; };
+  r.wq = {1, 0, 0, 0, 0, 0, 0};  // L = final x
+  const testing::Comparison c =
+      testing::compare_gradients(sim, r, {{Input::U0, 0}, {Input::Param, table_friction}});
+  // As on the floor (μ = max(0.5, 0.3), the table's): dx/dv0 = 3h, dx/dmu = -g h^2 (1 + 2 + 3)
+  // (to 2κ_n).
+  CHECK(c.adjoint[0] == Approx(0.3).epsilon(1e-6));
+  CHECK(c.adjoint[1] == Approx(-kG * 0.01 * 6).epsilon(2 * ir::LowerOptions{}.contact_compliance));
+  CHECK(c.max_relative_error(1e-3) < 1e-6);
+}
+
 TEST_CASE("gradients: cart-pole over 50 steps, to 1e-6", "[gradients]") {
   const Simulator sim =
       testing::make_simulator(testing::model_from_mjcf(kCartPole), testing::gradient_options());

@@ -53,11 +53,12 @@ class Scene {
   }
 
   // The slots at the end of a step from (a_minus, b_minus) to (a_plus, b_plus): the colliders
-  // that choose features choose them at the start.
+  // that choose features choose them at the start (the step's first choice pose).
   std::vector<Slot> step_slots(const GeomPose& a_minus, const GeomPose& b_minus,
                                const GeomPose& a_plus, const GeomPose& b_plus) {
-    return evaluate_slots(a_plus.type, b_plus.type,
-                          contact_points_of_step(a_minus, b_minus, a_plus, b_plus).plus);
+    return evaluate_slots(
+        a_plus.type, b_plus.type,
+        contact_points_of_step(a_minus, b_minus, a_plus, b_plus, a_minus, b_minus).plus);
   }
 
  private:

@@ -282,6 +282,45 @@ TEST_CASE("contact geometry: box-box crossing bars touch edge to edge at one poi
   }
 }
 
+// Bar B turning from 45° (an edge down, crossing bar A's top edge) to flat (its bottom face
+// on that edge). Chosen at each pose itself, the separating axis switches from the edge-edge
+// axis to B's face on the way, and the slots jump: the edge-edge point turns off and face
+// points turn on, so an impulse on the one vanishes within one Newton step. Chosen at the
+// step's start (45°), every slot is a continuous function of the end pose.
+TEST_CASE("contact geometry: box-box slots are continuous in the end pose with the choice fixed") {
+  const double w = 0.05, c = 2 * w * std::sqrt(2.0) - 0.004, start = M_PI / 4;
+  Scene s;
+  const GeomPose a = s.geom(GeomType::Box, {0.5, w, w}, Vec3::Zero(), about(Vec3::UnitX(), start));
+  auto bar_b = [&](double angle) {
+    return s.geom(GeomType::Box, {w, 0.5, w}, {0, 0, c}, about(Vec3::UnitY(), angle));
+  };
+  const GeomPose b_start = bar_b(start);
+  const int samples = 60;
+  const double step = start / samples;
+  auto largest_change = [](const std::vector<Scene::Slot>& x, const std::vector<Scene::Slot>& y) {
+    double change = 0;
+    for (std::size_t k = 0; k < x.size(); ++k)
+      change = std::max(change, std::abs(x[k].gap - y[k].gap));
+    return change;
+  };
+  double own_jump = 0, fixed_change = 0;
+  std::vector<Scene::Slot> own_before = s.slots(a, b_start), fixed_before = own_before;
+  CHECK(active_slots(own_before) == std::vector<int>{kEdgeSlot});
+  for (int i = 1; i <= samples; ++i) {
+    const GeomPose b = bar_b(start - i * step);
+    const auto own = s.slots(a, b), fixed = s.step_slots(a, b_start, a, b);
+    own_jump = std::max(own_jump, largest_change(own_before, own));
+    fixed_change = std::max(fixed_change, largest_change(fixed_before, fixed));
+    CHECK(active_slots(fixed) == std::vector<int>{kEdgeSlot});
+    own_before = own;
+    fixed_before = fixed;
+  }
+  // A slot switched on or off (kInactiveGap = 1 m) with the choice at each pose...
+  CHECK(own_jump > 0.5);
+  // ... and none moves by more than B's reach (w√2) times the turn with the choice fixed.
+  CHECK(fixed_change <= w * std::sqrt(2.0) * step);
+}
+
 TEST_CASE("contact geometry: box-box separated boxes have no penetrating slot") {
   Scene s;
   const GeomPose a = s.geom(GeomType::Box, {0.1, 0.1, 0.1}, Vec3::Zero());

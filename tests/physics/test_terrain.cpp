@@ -1,6 +1,6 @@
 // Geoms on a triangle-mesh terrain (LoadOptions::terrain, the CLI's --terrain): the step
 // measures each geom against the terrain's tangent plane under it, queried by the generated
-// code and settled at the step's end (codegen/solver/talon_newton.h, talon_terrain_settle).
+// code and settled at the step's end (codegen/solver/talon_newton.h, talon_settle).
 // Checked against the exact distance from the geoms to the mesh (brute force here).
 #include <catch2/catch.hpp>
 
