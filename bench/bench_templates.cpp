@@ -20,9 +20,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 std::size_t instructions(talon::ir::ResidualProgram& prog) {
   talon::ir::compute_kernel_stats(prog);
-  std::size_t total = 0;
-  for (const talon::ir::KernelStats& k : prog.stats.kernels) total += k.instructions;
-  return total;
+  return prog.stats.instructions();
 }
 
 bool measure(const std::string& path) {

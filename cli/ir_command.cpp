@@ -24,12 +24,6 @@ std::string template_name(const ir::PairTemplateKey& key) {
   return name;
 }
 
-std::size_t total_instructions(const ir::ResidualProgram& program) {
-  std::size_t total = 0;
-  for (const ir::KernelStats& k : program.stats.kernels) total += k.instructions;
-  return total;
-}
-
 // Per template: its name, how many pairs run it and its instructions (all its kernels, once).
 struct TemplateSummary {
   std::string name;
@@ -41,7 +35,7 @@ std::vector<TemplateSummary> template_summaries(const ir::ResidualProgram& progr
   std::vector<TemplateSummary> out;
   if (!program.pairs) return out;
   for (const ir::PairTemplate& t : program.pairs->templates)
-    out.push_back({template_name(t.key), 0, total_instructions(t.program)});
+    out.push_back({template_name(t.key), 0, t.program.stats.instructions()});
   for (const ir::PairInstance& instance : program.pairs->instances)
     ++out[instance.template_index].instances;
   return out;

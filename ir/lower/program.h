@@ -126,6 +126,7 @@ struct LowerStats {
   std::vector<RowBlock> blocks;      // rows per block (copy of ResidualProgram::blocks)
   int contact_pairs = 0;             // geom pairs with slots
   int skipped_pairs = 0;             // allowed pairs without a symbolic collider (see notes)
+  std::size_t instructions() const;  // summed over `kernels`
 };
 
 struct PairTemplates;  // ir/lower/pair_templates.h

@@ -40,3 +40,13 @@ void fill_stats(ResidualProgram& prog) {
 }
 
 }  // namespace talon::ir::lower
+
+namespace talon::ir {
+
+std::size_t LowerStats::instructions() const {
+  std::size_t total = 0;
+  for (const KernelStats& k : kernels) total += k.instructions;
+  return total;
+}
+
+}  // namespace talon::ir

@@ -64,6 +64,16 @@ int shell(const std::string& command, std::string& output) {
 
 const char* kStrict = "cc -std=c99 -pedantic -Wall -Wextra -Werror -O1 -c ";
 
+// `count` boxes of 10 cm side on a floor, apart in a row (MJCF text).
+std::string boxes_on_floor(int count) {
+  std::string xml = "<mujoco><worldbody><geom type=\"plane\" size=\"0 0 1\" friction=\"0.8\"/>";
+  for (int i = 0; i < count; ++i)
+    xml += "<body pos=\"" + std::to_string(0.3 * i) +
+           " 0 0.05\"><freejoint/><geom type=\"box\" size=\"0.05 0.05 0.05\" "
+           "mass=\"1\" friction=\"0.8\"/></body>";
+  return xml + "</worldbody></mujoco>";
+}
+
 }  // namespace
 
 TEST_CASE("model units are strict C99 in double and single precision", "[runtime][unit]") {
@@ -164,16 +174,6 @@ TEST_CASE("model unit names must be usable C identifiers", "[runtime][unit]") {
     INFO(bad);
     CHECK_FALSE(unit.ok());
   }
-}
-
-// `count` boxes of 10 cm side on a floor, apart in a row (MJCF text).
-std::string boxes_on_floor(int count) {
-  std::string xml = "<mujoco><worldbody><geom type=\"plane\" size=\"0 0 1\" friction=\"0.8\"/>";
-  for (int i = 0; i < count; ++i)
-    xml += "<body pos=\"" + std::to_string(0.3 * i) +
-           " 0 0.05\"><freejoint/><geom type=\"box\" size=\"0.05 0.05 0.05\" "
-           "mass=\"1\" friction=\"0.8\"/></body>";
-  return xml + "</worldbody></mujoco>";
 }
 
 // Issue #16's size bar: the generated code grows with the set of contact types, not with the
