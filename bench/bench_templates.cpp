@@ -45,10 +45,9 @@ bool measure(const std::string& path) {
   for (talon::ir::PairTemplate& t : templates.templates)
     template_instructions += instructions(t.program);
   const std::string name = path.substr(path.find_last_of('/') + 1);
-  std::printf("%-24s %5zu/%-3d %6zu %9zu %14zu %14zu %10.2f %10.2f\n", name.c_str(),
-              templates.instances.size(), templates.unrolled_pairs, prog->slots.size(),
-              templates.templates.size(), instructions(*prog), template_instructions,
-              unrolled_seconds, template_seconds);
+  std::printf("%-24s %9zu %6zu %9zu %14zu %14zu %10.2f %10.2f\n", name.c_str(),
+              templates.instances.size(), prog->slots.size(), templates.templates.size(),
+              instructions(*prog), template_instructions, unrolled_seconds, template_seconds);
   return true;
 }
 

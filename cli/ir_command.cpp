@@ -15,9 +15,17 @@
 namespace talon::cli {
 namespace {
 
+// "box", "mesh (hull of 8 vertices)": one geom of a template.
+std::string template_geom_name(GeomType type, const std::vector<std::array<double, 3>>& hull) {
+  std::string name = geom_type_name(type);
+  if (!hull.empty()) name += " (hull of " + std::to_string(hull.size()) + " vertices)";
+  return name;
+}
+
 // "plane-box", "box-box (static box)", ... : a template's pair types.
 std::string template_name(const ir::PairTemplateKey& key) {
-  std::string name = std::string(geom_type_name(key.a)) + "-" + geom_type_name(key.b);
+  std::string name =
+      template_geom_name(key.a, key.hull_a) + "-" + template_geom_name(key.b, key.hull_b);
   if (key.a_static) name += " (static " + std::string(geom_type_name(key.a)) + ")";
   if (key.b_static) name += " (static " + std::string(geom_type_name(key.b)) + ")";
   if (!key.friction) name += ", frictionless";

@@ -79,11 +79,6 @@ V3 axis(const GeomPose& p, int i) {
   return column(p.rot, i);
 }
 
-// The numbers of a constant vector (the box–hull colliders build a box's polytope from them).
-Vec3 constant_value(const V3& v) {
-  return {v.x.constant(), v.y.constant(), v.z.constant()};
-}
-
 V3 local_to_world(const GeomPose& p, const V3& local) {
   return p.center + p.rot * local;
 }
@@ -546,8 +541,9 @@ std::vector<ContactPoint> cylinder_cylinder(const GeomPose& a, const GeomPose& b
 
 namespace {
 
+// A hull's polytope, or the unit box's, which polytope_contacts scales by a box's half-sizes.
 Polytope polytope_of_geom(const GeomPose& p) {
-  return polytope_of(p.type == GeomType::Mesh ? *p.hull : box_corners(constant_value(p.size)));
+  return polytope_of(p.type == GeomType::Mesh ? *p.hull : box_corners(Vec3::Ones()));
 }
 
 // A sphere, or a capsule's two end spheres, against a mesh hull: each measured from the

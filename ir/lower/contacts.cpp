@@ -24,7 +24,6 @@
 
 #include "ir/lower/contact_geometry.h"
 #include "ir/lower/contact_pairs.h"
-#include "ir/lower/pair_templates.h"
 
 namespace talon::ir::lower {
 namespace {
@@ -195,26 +194,23 @@ void add_pair_slots(Context& ctx, const GeomPair& pair, PoseA pose_a,
   }
 }
 
-bool templated_pair(const Context& ctx, const GeomPair& pair) {
-  const Model& m = ctx.model;
-  return ctx.options.uses_pair_templates() &&
-         pair_has_template(m.geom_type[pair.a], m.geom_type[pair.b]);
-}
-
 std::vector<SlotGeometry> slot_geometry(Context& ctx, const std::vector<GeomPair>& pairs) {
   const Model& m = ctx.model;
   std::vector<SlotGeometry> out;
   for (const GeomPair& pair : pairs) {
-    if (templated_pair(ctx, pair)) {
+    // A terrain pair's probe, the inputs the generated query fills, whether the pair's rows
+    // are its template's or its own.
+    const bool on_terrain = m.geom_type[pair.a] == GeomType::Terrain;
+    const TerrainInputs terrain = on_terrain ? terrain_inputs(ctx, pair) : TerrainInputs{};
+    if (ctx.options.uses_pair_templates()) {
       for (int k = 0; k < contact_slot_count(m.geom_type[pair.a], m.geom_type[pair.b]); ++k) {
         out.push_back(add_slot(ctx, pair, k));
         out.back().templated = true;
       }
-    } else if (m.geom_type[pair.a] != GeomType::Terrain) {
+    } else if (!on_terrain) {
       add_pair_slots(
           ctx, pair, [&](Time t) { return geom_pose(ctx, pair.a, t); }, out);
     } else {
-      const TerrainInputs terrain = terrain_inputs(ctx, pair);
       add_pair_slots(
           ctx, pair, [&](Time t) { return terrain_plane(terrain, ctx, pair.b, t); }, out);
     }

@@ -15,13 +15,27 @@ using lower::GeomInputs;
 
 constexpr const char* kGeomNames[2] = {"a", "b"};
 
+std::vector<Vec3> hull_vertices(const std::vector<std::array<double, 3>>& hull) {
+  std::vector<Vec3> out;
+  for (const auto& v : hull) out.emplace_back(v[0], v[1], v[2]);
+  return out;
+}
+
+std::vector<std::array<double, 3>> hull_key(const std::vector<Vec3>& vertices) {
+  std::vector<std::array<double, 3>> out;
+  for (const Vec3& v : vertices) out.push_back({v.x(), v.y(), v.z()});
+  return out;
+}
+
 // The template's own model: geoms a and b, each on a free body of its own (named like the
-// geom) or on the world. Its values are placeholders: every one the rows read is an input.
+// geom) or on the world, a mesh with its hull. Its other values are placeholders: every one
+// the rows read is an input.
 Model template_model(const PairTemplateKey& key) {
   Model m;
   m.source_file = "pair template";
   const GeomType types[2] = {key.a, key.b};
   const bool on_world[2] = {key.a_static, key.b_static};
+  const std::vector<std::array<double, 3>>* hulls[2] = {&key.hull_a, &key.hull_b};
   for (int i = 0; i < 2; ++i) {
     int sim = -1;
     if (!on_world[i]) {
@@ -47,7 +61,7 @@ Model template_model(const PairTemplateKey& key) {
     m.geom_priority.push_back(0);
     m.geom_mesh_file.emplace_back();
     m.geom_mesh_scale.push_back(Vec3::Ones());
-    m.geom_hull_vertices.emplace_back();
+    m.geom_hull_vertices.push_back(hull_vertices(*hulls[i]));
   }
   return m;
 }
@@ -107,17 +121,22 @@ std::vector<std::pair<int, int>> pair_slot_ranges(const ResidualProgram& program
   return ranges;
 }
 
-}  // namespace
-
-bool pair_has_template(GeomType a, GeomType b) {
-  for (GeomType t : {a, b})
-    if (t == GeomType::Mesh || t == GeomType::Terrain) return false;
-  return lower::contact_slot_count(a, b) > 0;
+// A terrain pair's probe (the one the lowering made for its geom on that terrain): its
+// entries of the program's `terrain` inputs. None for other pairs.
+std::vector<int> terrain_entries(const ResidualProgram& program, const PairInstance& instance) {
+  std::vector<int> out;
+  for (const TerrainProbe& probe : program.terrain_probes)
+    if (probe.terrain_geom == instance.geom_a && probe.geom == instance.geom_b)
+      for (int k = 0; k < TerrainProbe::kInputs; ++k) out.push_back(probe.input + k);
+  return out;
 }
 
+}  // namespace
+
 PairTemplate lower_pair_template(const PairTemplateKey& key, const LowerOptions& options) {
-  TALON_INTERNAL_ASSERT(pair_has_template(key.a, key.b) && !(key.a_static && key.b_static),
-                        "no template for this pair");
+  TALON_INTERNAL_ASSERT(
+      lower::contact_slot_count(key.a, key.b) > 0 && !(key.a_static && key.b_static),
+      "no template for this pair");
   PairTemplate t;
   t.key = key;
   ResidualProgram& prog = t.program;
@@ -153,12 +172,13 @@ PairTemplates pair_templates(const Model& model, const ResidualProgram& program,
     instance.geom_a = program.slots[first].geom_a;
     instance.geom_b = program.slots[first].geom_b;
     const int sim_a = model.geom_sim[instance.geom_a], sim_b = model.geom_sim[instance.geom_b];
-    const PairTemplateKey key{model.geom_type[instance.geom_a], model.geom_type[instance.geom_b],
-                              sim_a < 0, sim_b < 0, program.slots[first].friction_row >= 0};
-    if (!pair_has_template(key.a, key.b)) {
-      ++out.unrolled_pairs;
-      continue;
-    }
+    const PairTemplateKey key{model.geom_type[instance.geom_a],
+                              model.geom_type[instance.geom_b],
+                              sim_a < 0,
+                              sim_b < 0,
+                              program.slots[first].friction_row >= 0,
+                              hull_key(model.geom_hull_vertices[instance.geom_a]),
+                              hull_key(model.geom_hull_vertices[instance.geom_b])};
     auto [found, inserted] = template_of_key.emplace(key, static_cast<int>(out.templates.size()));
     if (inserted) out.templates.push_back(lower_pair_template(key, options));
     instance.template_index = found->second;
@@ -178,6 +198,7 @@ PairTemplates pair_templates(const Model& model, const ResidualProgram& program,
       instance.params.push_back(param_index.at(program_param_name(model, instance, param.name)));
     append_geom_constants(model, instance.geom_a, instance.geom_inputs);
     append_geom_constants(model, instance.geom_b, instance.geom_inputs);
+    instance.terrain = terrain_entries(program, instance);
     out.instances.push_back(std::move(instance));
   }
   return out;
@@ -217,7 +238,8 @@ std::vector<int> group_entries(const ResidualProgram& program, const PairInstanc
   if (name == "friction_w") return instance.friction_w;
   if (name == "values") return instance.jhat_entries;
   if (name == "h") return {0};
-  if (name == "ctrl" || name == "terrain") return {};  // a template has neither
+  if (name == "terrain") return instance.terrain;
+  if (name == "ctrl") return {};  // a template has none
   TALON_INTERNAL_ASSERT(false, "a template's group without a place in the program: " + name);
   return {};
 }
@@ -313,6 +335,7 @@ KernelPoint instance_point(const PairTemplate& t, const PairInstance& instance,
   for (int param : instance.params) out.params.push_back(p.params[param]);
   out.h = p.h;
   for (int w : instance.friction_w) out.friction_w.push_back(p.friction_w[w]);
+  for (int k : instance.terrain) out.terrain.push_back(p.terrain[k]);
   out.geoms = instance.geom_inputs;
   TALON_INTERNAL_ASSERT(out.base().size() == t.program.kernel("residual").function.inputs.size(),
                         "an instance's inputs do not match its template");

@@ -11,10 +11,13 @@
 // models to round-off), and its derivatives, taken per template, are the instance's blocks
 // of the program's.
 //
-// Not yet templated (their pairs stay unrolled): mesh hulls (the polytope is built from the
-// hull's vertices as numbers) and terrains (their tangent planes are inputs of another kind).
+// A mesh geom's template is its hull's: the collider builds the hull's faces from its vertices
+// as numbers (polytope.h), so pairs of one type share a template when their meshes share a
+// hull. A terrain pair's template reads the tangent plane the generated query leaves for its
+// geom (program.h, TerrainProbe) as an input, like the bodies' states.
 #pragma once
 
+#include <array>
 #include <compare>
 #include <functional>
 #include <memory>
@@ -32,18 +35,17 @@ struct PairTemplateKey {
   GeomType a = GeomType::Plane, b = GeomType::Sphere;  // canonical order (contact_geometry.h)
   bool a_static = false, b_static = false;             // the geom is on the world
   bool friction = false;                               // condim >= 3: two friction rows a slot
+  // A mesh geom's hull vertices in its frame (Model::geom_hull_vertices); empty otherwise.
+  std::vector<std::array<double, 3>> hull_a, hull_b;
   auto operator<=>(const PairTemplateKey&) const = default;
 };
-
-// Whether a canonically ordered pair of these types has a template.
-bool pair_has_template(GeomType a, GeomType b);
 
 // A template: the residual program of the pair alone, with the kernels of a model's program
 // less what is per body (kernels.h, KernelSet::Template). Its inputs are a model program's
 // (q_minus, u_minus, u_plus of its moving bodies, a's first; its rows' lambda, normal rows
-// then two friction rows a slot; params; h; friction_w), with no ctrl or terrain, and
-// `geom_inputs`: GeomInputs of a, then of b. Its r_dyn is what its rows add to their bodies'
-// r_dyn, −Σ Jᵀλ; everything else means what the program's does, for the pair's rows.
+// then two friction rows a slot; params; h; friction_w; a terrain pair's probe), with no
+// ctrl, and `geom_inputs`: GeomInputs of a, then of b. Its r_dyn is what its rows add to their
+// bodies' r_dyn, −Σ Jᵀλ; everything else means what the program's does, for the pair's rows.
 struct PairTemplate {
   PairTemplateKey key;
   ResidualProgram program;
@@ -60,6 +62,7 @@ struct PairInstance {
   std::vector<int> rows;            // program constraint rows (lambda indices), template order
   std::vector<int> friction_w;      // program friction-weight indices of its slots
   std::vector<int> params;          // program parameter indices, template order
+  std::vector<int> terrain;         // a terrain pair's probe: program `terrain` input indices
   std::vector<double> geom_inputs;  // [2·GeomInputs::kInputs] the geoms' constants
   // The program's Ĵ entries of the template's, in the template's order (a program lowered
   // with LowerOptions::pair_templates; empty otherwise).
@@ -68,8 +71,7 @@ struct PairInstance {
 
 struct PairTemplates {
   std::vector<PairTemplate> templates;
-  std::vector<PairInstance> instances;  // the program's templated pairs, in slot order
-  int unrolled_pairs = 0;               // pairs without a template (meshes, terrains)
+  std::vector<PairInstance> instances;  // the program's pairs, in slot order
 };
 
 // The templates a lowered program's pairs need and their instances. The program must have

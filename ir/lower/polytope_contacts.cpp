@@ -42,11 +42,26 @@ WorldFace select(Expr cond, const WorldFace& if_true, const WorldFace& if_false)
   return f;
 }
 
-LocalFace constant_face(Graph& g, const PolytopeFace& face) {
+// A box's polytope is the unit box's (contact_geometry.cpp, polytope_of_geom) with its
+// vertices scaled by the half-sizes, which a pair template takes as an input; a hull's
+// vertices are its own (scale 1, folded away).
+V3 vertex_scale(const GeomPose& pose) {
+  return pose.type == GeomType::Box ? pose.size
+                                    : constant(pose.center.x.graph(), Vec3(Vec3::Ones()));
+}
+
+V3 scaled(const V3& scale, const Vec3& v) {
+  return {scale.x * v.x(), scale.y * v.y(), scale.z * v.z()};
+}
+
+// A face of the polytope in its geom's frame; a box's scaled by its half-sizes (the normals
+// and in-face directions of an axis-aligned box do not change with them).
+LocalFace local_face(const PolytopeFace& face, const V3& scale) {
+  Graph& g = scale.x.graph();
   LocalFace f{constant(g, face.normal), {}, {}, {}, {}};
   for (int k = 0; k < kFaceVertices; ++k) {
-    f.start[k] = constant(g, face.start[k]);
-    f.end[k] = constant(g, face.end[k]);
+    f.start[k] = scaled(scale, face.start[k]);
+    f.end[k] = scaled(scale, face.end[k]);
     f.inward[k] = constant(g, face.inward[k]);
     f.valid[k] = g.constant(face.valid[k] ? 1.0 : 0.0);
   }
@@ -71,6 +86,7 @@ WorldFace world_face(const LocalFace& local, const GeomPose& pose) {
 struct Posed {
   const Polytope& shape;
   const GeomPose& pose;
+  V3 scale = vertex_scale(pose);
 };
 
 // A candidate reference face: its separation at q⁻ (> 0: the polytopes lie apart along its
@@ -93,9 +109,9 @@ void add_face_axes(const Posed& owner, const Posed& other, double on_b,
   Graph& g = owner.pose.center.x.graph();
   std::vector<V3> other_vertices;
   for (const Vec3& v : other.shape.vertices)
-    other_vertices.push_back(to_world(other.pose, constant(g, v)));
+    other_vertices.push_back(to_world(other.pose, scaled(other.scale, v)));
   for (const PolytopeFace& face : owner.shape.faces) {
-    const LocalFace local = constant_face(g, face);
+    const LocalFace local = local_face(face, owner.scale);
     const V3 n = owner.pose.rot * local.normal;
     const Expr level = dot(n, to_world(owner.pose, local.start[0]));
     Expr separation = dot(n, other_vertices.front());
@@ -117,11 +133,10 @@ FaceAxis reference_face(const Posed& a, const Posed& b) {
 
 // The face of `p` whose outward normal is most anti-parallel to the world direction n.
 LocalFace incident_face(const Posed& p, const V3& n) {
-  Graph& g = n.x.graph();
-  LocalFace best = constant_face(g, p.shape.faces.front());
+  LocalFace best = local_face(p.shape.faces.front(), p.scale);
   Expr best_alignment = dot(p.pose.rot * best.normal, n);
   for (std::size_t k = 1; k < p.shape.faces.size(); ++k) {
-    const LocalFace face = constant_face(g, p.shape.faces[k]);
+    const LocalFace face = local_face(p.shape.faces[k], p.scale);
     const Expr alignment = dot(p.pose.rot * face.normal, n);
     const Expr take = lt(alignment, best_alignment);
     best = select(take, face, best);
@@ -279,7 +294,7 @@ Feature nearest_feature(const Polytope& shape, const V3& x) {
   std::optional<Feature> outside, inside;
   Expr outside_distance = far, inside_distance = -far;
   for (const PolytopeFace& face : shape.faces) {
-    const LocalFace f = constant_face(g, face);
+    const LocalFace f = local_face(face, constant(g, Vec3(Vec3::Ones())));  // a hull: scale 1
     const Feature feature{f.start[0], zero_vector(g), f.normal, one};
     const Expr above = dot(f.normal, x - f.start[0]);
     Expr over_polygon = one;
@@ -322,8 +337,8 @@ std::vector<ContactPoint> polytope_contacts(const Polytope& a, const Polytope& b
                                             const GeomPose& a_chooser, const GeomPose& b_chooser) {
   Graph& g = a_pose.center.x.graph();
   if (a.faces.empty() || b.faces.empty())  // as point_polytope: no faces, no contact
-    return std::vector<ContactPoint>(
-        kPolytopeSlots, {g.constant(kInactiveGap), a_pose.center, constant(g, Vec3(Vec3::UnitZ()))});
+    return std::vector<ContactPoint>(kPolytopeSlots, {g.constant(kInactiveGap), a_pose.center,
+                                                      constant(g, Vec3(Vec3::UnitZ()))});
   const Posed a_minus{a, a_chooser}, b_minus{b, b_chooser};
   const FaceAxis axis = reference_face(a_minus, b_minus);
   const V3 ref_normal_minus =

@@ -24,8 +24,8 @@ using Vector = std::vector<double>;
 
 const char* kHumanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml";
 
-Model load(const std::string& path) {
-  Expected<Model> model = load_model(path, {});
+Model load(const std::string& path, const LoadOptions& options = {}) {
+  Expected<Model> model = load_model(path, options);
   INFO(model.diagnostics().format());
   REQUIRE(model.ok());
   return std::move(*model);
@@ -295,9 +295,9 @@ class InstanceCheck {
   std::vector<int> row_entries_;  // the instance's rows' entries of [r_dyn; r_con]
 };
 
-void check_scene(const std::string& path) {
-  INFO(path);
-  const Model model = load(path);
+void check_scene(const std::string& path, const LoadOptions& options = {}) {
+  INFO(path << (options.terrain.empty() ? "" : " on " + options.terrain));
+  const Model model = load(path, options);
   const ir::ResidualProgram prog = lower_unrolled(model);
   const ir::PairTemplates templates = ir::pair_templates(model, prog, {});
   REQUIRE(!templates.instances.empty());
@@ -340,9 +340,9 @@ std::map<std::pair<int, int>, double> jhat_entries(const ir::ResidualProgram& pr
 
 // A program lowered with LowerOptions::pair_templates, its kernels evaluated with its
 // instances' shares (ir::evaluate_kernel), against the same model lowered unrolled.
-void check_templated_program(const std::string& path) {
-  INFO(path);
-  const Model model = load(path);
+void check_templated_program(const std::string& path, const LoadOptions& options = {}) {
+  INFO(path << (options.terrain.empty() ? "" : " on " + options.terrain));
+  const Model model = load(path, options);
   const ir::ResidualProgram unrolled = lower_unrolled(model);
   const ir::ResidualProgram templated = lower(model);  // templates are the default
   REQUIRE(templated.pairs != nullptr);
@@ -385,21 +385,46 @@ void check_templated_program(const std::string& path) {
   }
 }
 
+std::string shipped(const char* name) {
+  return std::string(TALON_MODELS_DIR) + "/" + name;
+}
+std::string scene(const char* name) {
+  return std::string(TALON_TEST_DATA_DIR) + "/scenes/" + name;
+}
+
+// Scenes whose every geom type (a mesh hull among them) stands on models/bumps.obj.
+const char* kOnTerrain[] = {"primitive_pile.xml", "three_wheeler_scene.xml"};
+LoadOptions on_bumps() {
+  LoadOptions options;
+  options.terrain = shipped("bumps.obj");
+  return options;
+}
+
 }  // namespace
 
 TEST_CASE("pair templates: a program lowered with templates has the unrolled kernels") {
   for (const char* name :
        {"primitive_pile.xml", "box_stack.xml", "push_box.xml", "three_wheeler_scene.xml"})
-    check_templated_program(std::string(TALON_MODELS_DIR) + "/" + name);
-  check_templated_program(std::string(TALON_TEST_DATA_DIR) + "/scenes/cylinder_stacks.xml");
+    check_templated_program(shipped(name));
+  for (const char* name : {"cylinder_stacks.xml", "mesh_stacks.xml", "cans_on_mesh_table.xml"})
+    check_templated_program(scene(name));
+  for (const char* name : kOnTerrain) check_templated_program(shipped(name), on_bumps());
+  check_templated_program(scene("mesh_stacks.xml"), on_bumps());
   if (std::filesystem::exists(kHumanoid)) check_templated_program(kHumanoid);
 }
 
 TEST_CASE("pair templates: every shipped scene's pairs equal the unrolled kernels") {
   for (const char* name : {"primitive_pile.xml", "box_stack.xml", "push_box.xml", "sliding_box.xml",
                            "sphere_drop.xml", "three_wheeler_scene.xml"})
-    check_scene(std::string(TALON_MODELS_DIR) + "/" + name);
-  check_scene(std::string(TALON_TEST_DATA_DIR) + "/scenes/cylinder_stacks.xml");
+    check_scene(shipped(name));
+  for (const char* name :
+       {"cylinder_stacks.xml", "mesh_stacks.xml", "cans_on_mesh_table.xml", "mesh_ledge.xml"})
+    check_scene(scene(name));
+}
+
+TEST_CASE("pair templates: pairs on a terrain equal the unrolled kernels") {
+  for (const char* name : kOnTerrain) check_scene(shipped(name), on_bumps());
+  check_scene(scene("mesh_stacks.xml"), on_bumps());
 }
 
 TEST_CASE("pair templates: MuJoCo's humanoid's pairs equal the unrolled kernels", "[ir][large]") {
@@ -408,19 +433,53 @@ TEST_CASE("pair templates: MuJoCo's humanoid's pairs equal the unrolled kernels"
   check_scene(kHumanoid);
 }
 
+// The program's pairs by their template's key: how many pairs run each.
+std::map<ir::PairTemplateKey, int> instances_by_key(const ir::PairTemplates& templates) {
+  std::map<ir::PairTemplateKey, int> out;
+  for (const ir::PairInstance& instance : templates.instances)
+    ++out[templates.templates[instance.template_index].key];
+  return out;
+}
+
 TEST_CASE("pair templates: one template per pair type, whatever the number of pairs") {
-  const Model model = load(std::string(TALON_MODELS_DIR) + "/primitive_pile.xml");
+  const Model model = load(shipped("primitive_pile.xml"));
   const ir::ResidualProgram prog = lower_unrolled(model);
   const ir::PairTemplates templates = ir::pair_templates(model, prog, {});
   std::size_t slots = 0;
-  std::map<ir::PairTemplateKey, int> instances_of;
-  for (const ir::PairInstance& instance : templates.instances) {
-    const ir::PairTemplate& t = templates.templates[instance.template_index];
-    slots += t.program.slots.size();
-    ++instances_of[t.key];
-  }
-  CHECK(templates.unrolled_pairs == 0);
+  for (const ir::PairInstance& instance : templates.instances)
+    slots += templates.templates[instance.template_index].program.slots.size();
   CHECK(slots == prog.slots.size());  // every slot of the pile is an instance's
-  CHECK(instances_of.size() == templates.templates.size());
+  CHECK(instances_by_key(templates).size() == templates.templates.size());
   CHECK(templates.templates.size() < templates.instances.size());
+}
+
+TEST_CASE(
+    "pair templates: meshes with one hull share their templates; a terrain is one more type") {
+  // mesh_stacks.xml: three geoms of one mesh (cube.obj at 0.1), on the floor, on each other
+  // and on a box; on a terrain each of its four free geoms gets a terrain pair.
+  const Model model = load(scene("mesh_stacks.xml"), on_bumps());
+  const ir::ResidualProgram prog = lower_unrolled(model);
+  const ir::PairTemplates templates = ir::pair_templates(model, prog, {});
+  std::map<std::pair<GeomType, GeomType>, int> templates_of_types, instances_of_types;
+  for (const auto& [key, instances] : instances_by_key(templates)) {
+    ++templates_of_types[{key.a, key.b}];
+    instances_of_types[{key.a, key.b}] += instances;
+    if (key.b == GeomType::Mesh) CHECK(key.hull_b.size() == 8);  // the cube's corners
+  }
+  using T = GeomType;
+  const std::pair<T, T> plane_mesh{T::Plane, T::Mesh}, mesh_mesh{T::Mesh, T::Mesh},
+      terrain_mesh{T::Terrain, T::Mesh}, terrain_box{T::Terrain, T::Box};
+  CHECK(templates_of_types[plane_mesh] == 1);
+  CHECK(instances_of_types[plane_mesh] == 3);
+  CHECK(templates_of_types[mesh_mesh] == 1);
+  CHECK(templates_of_types[terrain_mesh] == 1);
+  CHECK(instances_of_types[terrain_mesh] == 3);
+  CHECK(instances_of_types[terrain_box] == 1);
+  std::size_t slots = 0;
+  for (const ir::PairInstance& instance : templates.instances) {
+    slots += templates.templates[instance.template_index].program.slots.size();
+    const bool terrain = model.geom_type[instance.geom_a] == T::Terrain;
+    CHECK(instance.terrain.size() == (terrain ? ir::TerrainProbe::kInputs : 0u));
+  }
+  CHECK(slots == prog.slots.size());
 }

@@ -64,13 +64,16 @@ int shell(const std::string& command, std::string& output) {
 
 const char* kStrict = "cc -std=c99 -pedantic -Wall -Wextra -Werror -O1 -c ";
 
-// `count` boxes of 10 cm side on a floor, apart in a row (MJCF text).
-std::string boxes_on_floor(int count) {
-  std::string xml = "<mujoco><worldbody><geom type=\"plane\" size=\"0 0 1\" friction=\"0.8\"/>";
+// `count` bodies of one 10 cm geom (`geom`: MJCF attributes), apart in a row, on a floor
+// plane (MJCF text; a terrain comes from LoadOptions).
+std::string bodies_in_a_row(int count, const std::string& geom, bool floor) {
+  std::string xml =
+      "<mujoco><compiler meshdir=\"assets\"/><asset><mesh name=\"cube\" file=\"cube.obj\" "
+      "scale=\"0.1 0.1 0.1\"/></asset><worldbody>";
+  if (floor) xml += "<geom type=\"plane\" size=\"0 0 1\" friction=\"0.8\"/>";
   for (int i = 0; i < count; ++i)
-    xml += "<body pos=\"" + std::to_string(0.3 * i) +
-           " 0 0.05\"><freejoint/><geom type=\"box\" size=\"0.05 0.05 0.05\" "
-           "mass=\"1\" friction=\"0.8\"/></body>";
+    xml += "<body pos=\"" + std::to_string(0.3 * i) + " 0 0.05\"><freejoint/><geom " + geom +
+           " mass=\"1\" friction=\"0.8\"/></body>";
   return xml + "</worldbody></mujoco>";
 }
 
@@ -178,22 +181,33 @@ TEST_CASE("model unit names must be usable C identifiers", "[runtime][unit]") {
 
 // Issue #16's size bar: the generated code grows with the set of contact types, not with the
 // number of instances (the pairs are per-type templates looped over tables, the default).
-TEST_CASE("a unit of 8 boxes on a floor is within 15 % of one of 2", "[runtime][unit]") {
+// Issue #17's: so do mesh hulls (a template per hull) and terrain contacts (a template per
+// geom type on the terrain, its probes a table).
+TEST_CASE(
+    "a unit of 8 bodies is within 15 % of one of 2: boxes on a floor, mesh cubes on a "
+    "terrain",
+    "[runtime][unit]") {
+  const bool meshes = GENERATE(false, true);
+  LoadOptions options;
+  if (meshes) options.terrain = std::string(TALON_MODELS_DIR) + "/bumps.obj";
   std::size_t bytes[2];
   const int counts[2] = {2, 8};
   for (int i = 0; i < 2; ++i) {
-    Expected<ModelSpec> spec = read_mjcf_string(boxes_on_floor(counts[i]), "boxes.xml", {});
-    REQUIRE(spec.ok());
-    Expected<Model> model = compile_model(*spec);
-    REQUIRE(model.ok());
-    Expected<ir::ResidualProgram> program = ir::lower_model(*model);
+    const std::string xml = bodies_in_a_row(
+        counts[i], meshes ? "type=\"mesh\" mesh=\"cube\"" : "type=\"box\" size=\"0.05 0.05 0.05\"",
+        !meshes);
+    const Model model = testing::model_from_mjcf(
+        xml, std::string(TALON_TEST_DATA_DIR) + "/mjcf/bodies.xml", &options);
+    Expected<ir::ResidualProgram> program = ir::lower_model(model);
     REQUIRE(program.ok());
     REQUIRE(program->pairs != nullptr);
-    Expected<codegen::ModelUnit> unit = codegen::generate_model_unit(*model, *program);
+    CHECK(program->terrain_probes.size() == (meshes ? counts[i] : 0u));
+    Expected<codegen::ModelUnit> unit = codegen::generate_model_unit(model, *program);
     REQUIRE(unit.ok());
     bytes[i] = unit->source.size();
   }
-  INFO("2 boxes: " << bytes[0] << " bytes of C, 8 boxes: " << bytes[1]);
+  INFO((meshes ? "mesh cubes on a terrain" : "boxes on a floor")
+       << ": 2 bodies " << bytes[0] << " bytes of C, 8 bodies " << bytes[1]);
   CHECK(bytes[1] <= 1.15 * bytes[0]);
 }
 
