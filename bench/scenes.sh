@@ -33,6 +33,7 @@ for h in 0.01 0.05 0.1; do
   run box_stack models/box_stack.xml "$h" 3 "$@"
   run box_tower models/box_tower.xml "$h" 3 "$@"
 done
+for h in 0.05 0.1; do run box_drop_incline bench/scenes/box_drop_incline.xml "$h" 1 "$@"; done
 for h in 0.05 0.1; do run primitive_pile models/primitive_pile.xml "$h" 3 "$@"; done
 if [ -f "$humanoid" ]; then run humanoid "$humanoid" 0.05 3 "$@"; fi
 run three_wheeler_drive models/three_wheeler_scene.xml 0.1 3 --ctrl models/three_wheeler_drive.csv "$@"

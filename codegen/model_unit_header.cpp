@@ -140,7 +140,8 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
                                                   {"kcs", m},
                                                   {"ksn", m},
                                                   {"kg", m + 1},
-                                                  {"kstep", n}};
+                                                  {"kstep", n},
+                                                  {"proximal", 1}};
     out << "  /* FGMRES: the exact Newton direction and the backward step's solve */\n";
     for (const auto& [field, size] : krylov)
       out << "  " << name << "_real " << field << "[" << array_size(size) << "];\n";

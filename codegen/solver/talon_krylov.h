@@ -60,14 +60,26 @@ static TALON_CALLABLE int talon_krylov_precondition(talon_workspace* ws, const t
   return iterations;
 }
 
-/* w = L J z with the exact Jacobian at the iterate in ws->in. */
+/* w = L (J + ρ K) z with the exact Jacobian J at the iterate in ws->in (ρ K: below). */
 static TALON_CALLABLE void talon_krylov_apply(talon_workspace* ws, const talon_real* z,
                                               talon_real* w) {
   talon_copy(ws->jvp_in + TALON_JVP_IN_TANGENT_U, z, TALON_NV);
   talon_copy(ws->jvp_in + TALON_JVP_IN_TANGENT_LAMBDA, z + TALON_NV, TALON_NROWS);
+  int f, j;
   talon_kernel_jvp(ws->jvp_in, ws->jvp_out);
   talon_apply_inverse_mass(ws->mass, ws->jvp_out, w);
   talon_copy(w + TALON_NV, ws->jvp_out + TALON_NV, TALON_NROWS);
+  /* the proximal term ρ K of the friction rows (talon_newton.h, talon_proximal_linearization:
+   * k_t ≈ diag A / ((1 + s)(1 + ρ)) of the linearisation it modified) */
+  for (f = 0; f < TALON_NFRICTION; ++f)
+    for (j = 0; j < 2; ++j) {
+      const int r = talon_friction_row[f] + j;
+      const talon_real a = ws->lin[TALON_LIN_DIAG + r];
+      if (a < TALON_HUGE)
+        w[TALON_NV + r] += ws->proximal[0] * a /
+                           ((1 + ws->in[TALON_IN_W + f]) * (1 + ws->proximal[0])) *
+                           z[TALON_NV + r];
+    }
 }
 #endif
 

@@ -334,6 +334,52 @@ static TALON_CALLABLE talon_real talon_line_search(talon_workspace* ws, talon_re
   return talon_trial(ws, 0);
 }
 
+#if TALON_KRYLOV_ITERATIONS > 0
+/* A proximal term on the friction rows of the Newton direction's system (Levenberg–Marquardt
+ * on the impulses, regularised semismooth Newton): J + ρ K on those rows, K = k_t per row, with
+ * ρ = TALON_PROXIMAL_RATE · ‖F‖ (‖F‖ = √θ in m/s), at most TALON_PROXIMAL_MAX. The step's
+ * equations are not changed, only the direction: the root is the same, and as F → 0 so does
+ * ρ (below κ_t once ‖F‖ < 1e-5 m/s), where the direction becomes Newton's.
+ *
+ * Why: sticking contacts that hold the same motion (a box's corners) leave the tangential
+ * impulses' internal directions y (J_tᵀ y = 0) to the small compliance R_t = κ_t k_t alone, so
+ * J's eigenvalues there are ~κ_t k_t (κ_t = 1e-6). Any residual along y that is not R_t λ_t -
+ * the friction rows' geometric terms (J_t at q⁺ turns with the body) and the cone rim's
+ * curvature, both second order in the step - is divided by them: a 10 cm box landing on a
+ * 10° incline yawed 30° (bench/RESULTS.md, fifteenth session) gets directions with impulse
+ * changes of ±100-4000 N·s in opposite pairs of corners where its impulses are 0.2-0.6 N·s,
+ * accepted at α ~ 1e-4 or with the merit rising, 116 Newton updates and three split steps.
+ * With ρ K in the direction those changes are at most ~‖F‖/(ρ k_t) ~ 1/TALON_PROXIMAL_RATE:
+ * that box then lands in 15 updates without a split, and the pile's Newton updates per step
+ * fall threefold. */
+#ifndef TALON_PROXIMAL_RATE
+#define TALON_PROXIMAL_RATE 0.1 /* per m/s */
+#endif
+#ifndef TALON_PROXIMAL_MAX
+#define TALON_PROXIMAL_MAX 0.1
+#endif
+
+/* Sets ρ for the direction from the iterate of merit θ and adds ρ K to the frozen linearisation's
+ * friction rows, the preconditioner (talon_krylov.h): there a row is the exact row times 1 + s
+ * (s its frozen weight) and diag A ≈ (1 + s) k_t, so ρ K is ρ diag A on C and on diag A. */
+static TALON_CALLABLE void talon_proximal_linearization(talon_workspace* ws, talon_real merit) {
+  talon_real* c = ws->lin + TALON_LIN_C;
+  talon_real* diag = ws->lin + TALON_LIN_DIAG;
+  const talon_real rho = TALON_FMIN((talon_real)TALON_PROXIMAL_MAX,
+                                    (talon_real)TALON_PROXIMAL_RATE * TALON_SQRT(merit));
+  int f, j;
+  ws->proximal[0] = rho;
+  for (f = 0; f < TALON_NFRICTION; ++f)
+    for (j = 0; j < 2; ++j) {
+      const int r = talon_friction_row[f] + j;
+      if (!(diag[r] < TALON_HUGE)) continue; /* as talon_linearize_frozen's scale */
+      c[r] += rho * diag[r];
+      diag[r] += rho * diag[r];
+      ws->scale[r] = 1 / TALON_SQRT(diag[r]);
+    }
+}
+#endif
+
 /* One Newton update of the iterate in ws->in (residual in ws->res, merit `merit`): the exact
  * direction by FGMRES to the forcing term, then the line search against `reference`. Returns
  * the new merit; *accepted as talon_line_search; *pcr gets the PCR iterations it took. */
@@ -342,6 +388,9 @@ static TALON_CALLABLE talon_real talon_newton_update(talon_workspace* ws, talon_
                                                     int* pcr) {
   talon_real eta = TALON_FMIN((talon_real)0.1, TALON_SQRT(TALON_SQRT(merit)));
   talon_linearize_frozen(ws);
+#if TALON_KRYLOV_ITERATIONS > 0
+  talon_proximal_linearization(ws, merit);
+#endif
   talon_copy(ws->prev_u, ws->in + TALON_IN_U_PLUS, TALON_NV);
   talon_copy(ws->prev_lambda, ws->in + TALON_IN_LAMBDA, TALON_NROWS);
   *pcr += talon_krylov_direction(ws, &eta);
@@ -378,6 +427,23 @@ static TALON_CALLABLE talon_real talon_resume_iterate(talon_workspace* ws) {
   return talon_merit(ws, ws->block_now);
 }
 
+/* Whether no body of the iterate in ws->in turns by half a turn or more over the step
+ * (h |ω⁺| < π). The step sees the bodies only at q⁻ and q⁺, and q⁺ = exp(h ω⁺) q⁻ repeats
+ * with every whole turn, so its equations have roots where a body in contact spins round
+ * once or more within the step: the primitive pile's capsule at 233 rad/s in a step of
+ * 0.05 s, launched off the pile by it (bench/RESULTS.md, fifteenth session). Such a root is
+ * not taken: the step splits, and at h/2ᵏ the same spin is 2ᵏ times further from a root. */
+static TALON_CALLABLE int talon_turns_resolved(const talon_workspace* ws) {
+  const talon_real h = ws->in[TALON_IN_H];
+  const talon_real pi = (talon_real)3.14159265358979323846;
+  int b;
+  for (b = 0; b < TALON_NSIM; ++b) {
+    const talon_real* w = ws->in + TALON_IN_U_PLUS + 6 * b + 3;
+    if (h * TALON_SQRT(talon_dot(w, w, 3)) >= pi) return 0;
+  }
+  return 1;
+}
+
 /* The Newton iteration for the step whose data (q⁻, u⁻, ctrl, θ, h) is in ws->in, from the
  * iterate 0 that `start` names (TALON_START_*). The last iterate goes to ws->best_*. Returns
  * 1 when its merit is finite. */
@@ -411,7 +477,7 @@ static TALON_CALLABLE int talon_solve(talon_workspace* ws, int start) {
     merit = talon_newton_update(ws, merit, reference, &accepted, &ws->stats.pcr_iterations);
     if (accepted) ++ws->stats.newton_iterations;
   }
-  ws->stats.converged = merit <= converged_merit;
+  ws->stats.converged = merit <= converged_merit && talon_turns_resolved(ws);
   if (!talon_finite(merit)) return 0;
   talon_keep_iterate(ws, ws->stats.newton_iterations, merit);
   return 1;

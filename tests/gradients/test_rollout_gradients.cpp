@@ -161,24 +161,11 @@ TEST_CASE("gradients: cart-pole controls without a schedule, nudged one step at 
   CHECK(c.max_relative_error(1e-3) < 1e-6);
 }
 
-// The wheeled robot, its forward converged to 1e-12 rather than gradient_options()' 1e-11:
-// the differences over these rollouts see the steps' stopping errors, which at 1e-11 moved
-// them by up to 1.5e-6 relative with nothing but the last bits of the contact code (the
-// pairs written out or as per-type templates); at 1e-12 the crossing is 1.7e-7 written out
-// and 1.3e-7 as templates, the ramp 3.7e-8 and 2.3e-7 (bench/RESULTS.md, thirteenth session).
-namespace {
-Simulator wheeled_robot_for_differences() {
-  SimulatorOptions options = testing::gradient_options();
-  options.solver.convergence_tolerance = 1e-12;
-  return testing::make_simulator(testing::shipped_model("three_wheeler_scene.xml"), options);
-}
-}  // namespace
-
 // Regression test for the two-point rim: with one contact per end circle the sticking
 // friction split between them was not unique and this rollout's gradient had cosine 0.10.
 TEST_CASE("gradients: the wheeled robot's 20-step drive ramp, every few steps' controls",
           "[gradients][robot]") {
-  const Simulator sim = wheeled_robot_for_differences();
+  const Simulator sim = testing::wheeled_robot_for_differences();
   Rollout r;
   r.h = 0.1;
   r.steps = 20;
@@ -205,7 +192,7 @@ TEST_CASE("gradients: the wheeled robot's 20-step drive ramp, every few steps' c
 // smooth function of the controls: the differences measure a derivative, not a jump.
 TEST_CASE("gradients: the wheeled robot crossing the obstacle, 60 steps at h = 0.1",
           "[gradients][robot]") {
-  const Simulator sim = wheeled_robot_for_differences();
+  const Simulator sim = testing::wheeled_robot_for_differences();
   Rollout r;
   r.h = 0.1;
   r.steps = 60;

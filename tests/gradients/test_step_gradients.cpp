@@ -85,8 +85,7 @@ TEST_CASE("gradients: a box sliding at 2 m/s keeps dv+/dv- = 1 (the frozen-W sho
 }
 
 TEST_CASE("gradients: the wheeled robot's sticking wheels at h = 0.1, to 2e-6", "[gradients]") {
-  const Simulator sim = testing::make_simulator(testing::shipped_model("three_wheeler_scene.xml"),
-                                                testing::gradient_options());
+  const Simulator sim = testing::wheeled_robot_for_differences();
   // Driving straight at 2 rad/s (reached over ten steps): both wheels roll without slipping.
   Rollout base;
   base.h = 0.1;
