@@ -63,9 +63,9 @@ static TALON_CALLABLE int talon_krylov_precondition(talon_workspace* ws, const t
 /* w = L (J + ρ K) z with the exact Jacobian J at the iterate in ws->in (ρ K: below). */
 static TALON_CALLABLE void talon_krylov_apply(talon_workspace* ws, const talon_real* z,
                                               talon_real* w) {
+  int f, j;
   talon_copy(ws->jvp_in + TALON_JVP_IN_TANGENT_U, z, TALON_NV);
   talon_copy(ws->jvp_in + TALON_JVP_IN_TANGENT_LAMBDA, z + TALON_NV, TALON_NROWS);
-  int f, j;
   talon_kernel_jvp(ws->jvp_in, ws->jvp_out);
   talon_apply_inverse_mass(ws->mass, ws->jvp_out, w);
   talon_copy(w + TALON_NV, ws->jvp_out + TALON_NV, TALON_NROWS);
