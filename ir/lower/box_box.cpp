@@ -269,8 +269,10 @@ EntryChoice choose_entry(const StepSegment& s, double margin) {
   const Expr grow = select(meets(slabs(zero)), zero, g.constant(margin));
   const std::array<Interval, 2> sl = slabs(grow);
   const Expr through_x = lt(sl[1].enter, sl[0].enter);
-  return {meets(slabs(g.constant(margin))), le(max(sl[0].enter, sl[1].enter), zero), through_x,
-          select(through_x, sl[0].side, sl[1].side), grow};
+  // A start within a positive margin outside is the vertex itself (kClipMargin).
+  const std::array<Interval, 2> start = slabs(g.constant(std::max(margin, 0.0)));
+  return {meets(slabs(g.constant(margin))), le(max(start[0].enter, start[1].enter), zero),
+          through_x, select(through_x, sl[0].side, sl[1].side), grow};
 }
 
 // The entry parameter t ∈ [0, 1] at q⁺: where the segment crosses the chosen side's line (0

@@ -44,7 +44,14 @@ inline constexpr double kTieBias = 1e-5;
 // vertex, and a reference edge must reach this far inside the incident face's shadow to hold
 // one: when the two faces coincide up to rounding (equal boxes stacked), every corner is
 // claimed by exactly one slot, the incident corner's, and µm drift does not switch slots on
-// and off. The points themselves are exact wherever the edges meet the faces.
+// and off. The points themselves are exact wherever the edges meet the faces, except that an
+// incident corner within this distance outside the reference face is its slot's point itself,
+// not its edge's crossing into the face. The crossing's gap carries the edge's tilt against
+// the face into the normal impulse's generalised force (a force along the face of λ times
+// the tilt), which a corner flush with the face's edge (a box on a larger box with an edge
+// flush) would switch on and off as rounding moves it in or out: the settle's choice at the
+// end pose then differs from the start's, and the re-solve has no root (bench/RESULTS.md,
+// sixteenth session). The polytope clipping decides its starts the same way.
 inline constexpr double kClipMargin = 1e-5;
 // Metres: an edge whose extent across a clipping line is below this runs parallel to it
 // (inside or outside it entirely), so its crossing parameters are not divided out.

@@ -226,15 +226,18 @@ TEST_CASE("drop and slide stay finite from h = 1e-3 to 0.4", "[physics][contact]
 // contact between moving bodies: every box stays where it was put, the stack does not sink
 // into itself or creep sideways.
 // Steps `sim` for 3 s at h = 0.1 and checks that every box stays within 1 mm of where it was
-// put, at rest, with no contact penetrating by more than 0.1 mm.
-void check_stack_rests(const Simulator& sim) {
+// put, at rest, with no contact penetrating by more than 0.1 mm, and, with `whole_steps`, that
+// no step split into substeps (issue #15's bar for box stacks).
+void check_stack_rests(const Simulator& sim, bool whole_steps = true) {
   runtime::WorldBatch w = sim.make_worlds(1);
   const int boxes = sim.program().nsim;
   std::vector<Vec3> placed;
   for (int b = 0; b < boxes; ++b) placed.push_back(com(w, 0, b));
   for (int k = 0; k < 30; ++k) {
+    INFO("step " << k + 1);
     sim.step(w, 0.1);
     REQUIRE((w.status[0] & runtime::kWorldFailed) == 0);
+    if (whole_steps) CHECK(w.stats_of(0)[codegen::kStatSubsteps] == 1);
     CHECK(testing::smallest(sim.contact_gaps(w, 0)) > -1e-4);
   }
   for (int b = 0; b < boxes; ++b) {
@@ -342,7 +345,10 @@ TEST_CASE("cans standing on the floor, one let go tilted, rest upright at h = 0.
 TEST_CASE("cans stacked on a post and a log across two rollers rest at h = 0.1",
           "[physics][contact]") {
   const Simulator sim = testing::make_simulator(testing::test_scene("cylinder_stacks.xml"));
-  check_stack_rests(sim);
+  // Its first step splits: the cold solve stalls at merit 0.86 on the lower can's turn, where
+  // the split's answer converges at full h in two updates (bench/RESULTS.md, sixteenth
+  // session; not yet traced).
+  check_stack_rests(sim, false);
   runtime::WorldBatch w = sim.make_worlds(1);
   for (int k = 0; k < 30; ++k) sim.step(w, 0.1);
   const double placed[] = {0.3, 0.45, 0.25}, depth[] = {1.5, 3, 1.03};
