@@ -589,21 +589,52 @@ std::vector<ContactPoint> hull_hull(const GeomPose& a, const GeomPose& b, const 
   return polytope_contacts(polytope_of_geom(a), polytope_of_geom(b), a, b, a_chooser, b_chooser);
 }
 
-// Colliders that choose features at the step's start (the hull's support vertices of
-// plane–mesh, which of cylinder–cylinder's slots are on, a hull's faces and clipping or
-// nearest feature): their slots at (a, b) with the choice made at (a_chooser, b_chooser);
+// The colliders that choose features at the step's start (the hull's support vertices of
+// plane–mesh, box–box's separating axis and clipping, which of cylinder–cylinder's slots are
+// on, a hull's faces and clipping or nearest feature), by canonically ordered pair type; a
+// terrain pairs as a plane.
+enum class ChoosingCollider {
+  None,
+  PlaneHull,
+  BoxBox,
+  CylinderCylinder,
+  HullHull,
+  RoundHull,
+  CylinderHull
+};
+
+ChoosingCollider choosing_collider_of(GeomType a, GeomType b) {
+  using T = GeomType;
+  if ((a == T::Plane || a == T::Terrain) && b == T::Mesh) return ChoosingCollider::PlaneHull;
+  if (a == T::Box && b == T::Box) return ChoosingCollider::BoxBox;
+  if (a == T::Cylinder && b == T::Cylinder) return ChoosingCollider::CylinderCylinder;
+  if (polytope_pair(a, b)) return ChoosingCollider::HullHull;
+  if (round_hull_pair(a, b)) return ChoosingCollider::RoundHull;
+  if (a == T::Cylinder && b == T::Mesh) return ChoosingCollider::CylinderHull;
+  return ChoosingCollider::None;
+}
+
+// A choosing collider's slots at (a, b) with the choice made at (a_chooser, b_chooser);
 // nullopt for the other pairs.
 std::optional<std::vector<ContactPoint>> choosing_collider(const GeomPose& a, const GeomPose& b,
                                                            const GeomPose& a_chooser,
                                                            const GeomPose& b_chooser) {
-  using T = GeomType;
-  if (a.type == T::Plane && b.type == T::Mesh) return plane_hull(a, b, a_chooser, b_chooser);
-  if (a.type == T::Box && b.type == T::Box) return box_box_contacts(a, b, a_chooser, b_chooser);
-  if (a.type == T::Cylinder && b.type == T::Cylinder)
-    return cylinder_cylinder(a, b, a_chooser, b_chooser);
-  if (polytope_pair(a.type, b.type)) return hull_hull(a, b, a_chooser, b_chooser);
-  if (round_hull_pair(a.type, b.type)) return round_hull(a, b, a_chooser, b_chooser);
-  if (a.type == T::Cylinder && b.type == T::Mesh) return cylinder_hull(a, b, a_chooser, b_chooser);
+  switch (choosing_collider_of(a.type, b.type)) {
+    case ChoosingCollider::PlaneHull:
+      return plane_hull(a, b, a_chooser, b_chooser);
+    case ChoosingCollider::BoxBox:
+      return box_box_contacts(a, b, a_chooser, b_chooser);
+    case ChoosingCollider::CylinderCylinder:
+      return cylinder_cylinder(a, b, a_chooser, b_chooser);
+    case ChoosingCollider::HullHull:
+      return hull_hull(a, b, a_chooser, b_chooser);
+    case ChoosingCollider::RoundHull:
+      return round_hull(a, b, a_chooser, b_chooser);
+    case ChoosingCollider::CylinderHull:
+      return cylinder_hull(a, b, a_chooser, b_chooser);
+    case ChoosingCollider::None:
+      break;
+  }
   return std::nullopt;
 }
 
@@ -713,10 +744,7 @@ StepContactPoints contact_points_of_step(const GeomPose& a_minus, const GeomPose
 }
 
 bool choosing_pair(GeomType a, GeomType b) {
-  using T = GeomType;
-  return (a == T::Plane && b == T::Mesh) || (a == T::Terrain && b == T::Mesh) ||
-         (a == T::Box && b == T::Box) || (a == T::Cylinder && b == T::Cylinder) ||
-         polytope_pair(a, b) || round_hull_pair(a, b) || (a == T::Cylinder && b == T::Mesh);
+  return choosing_collider_of(a, b) != ChoosingCollider::None;
 }
 
 }  // namespace talon::ir::lower
