@@ -8,6 +8,7 @@
 // taken divides by zero.
 #include "ir/lower/box_box.h"
 
+#include <algorithm>
 #include <array>
 
 namespace talon::ir::lower {
