@@ -563,6 +563,21 @@ TEST_CASE("contact geometry: cylinder-cylinder stacked, overhanging, crossing an
                    Vec3(0, -0.098, 0.125)},
                   0.05);
   }
+  SECTION("the post against a can pressed 5 mm into it: the can's end plane, not its side") {
+    // The corners lie 2 mm inside the can's rim: the can's nearest surface to them would be
+    // its side once they are deeper than that (a horizontal normal, the can unsupported).
+    Scene s;
+    const auto slots = s.slots(s.geom(GeomType::Cylinder, {0.2, 0.1, 0}, Vec3::Zero()),
+                               s.geom(GeomType::Cylinder, {0.1, 0.1, 0}, {0, 0, 0.195}));
+    check_off(slots, {0, 1, 2});
+    for (int k = 0; k < 4; ++k) {
+      INFO("corner " << k);
+      CHECK_THAT(slots[3 + k].gap, WithinAbs(-0.005, 1e-12));
+      check_vec(slots[3 + k].normal, -down, 1e-12);
+      CHECK_THAT(slots[3 + k].point.z(), WithinAbs(0.0975, 1e-12));
+      CHECK_THAT(slots[3 + k].point.head<2>().norm(), WithinAbs(0.098, 1e-6));
+    }
+  }
   SECTION("overhanging the post's rim: the lens from x = 0.15 to 0.2") {
     Scene s;
     const auto slots = s.slots(s.geom(GeomType::Cylinder, {0.1, 0.1, 0}, {0.25, 0, 0.25}),
