@@ -345,11 +345,11 @@ TEST_CASE("cans standing on the floor, one let go tilted, rest upright at h = 0.
 TEST_CASE("cans stacked on a post and a log across two rollers rest at h = 0.1",
           "[physics][contact]") {
   const Simulator sim = testing::make_simulator(testing::test_scene("cylinder_stacks.xml"));
-  // Its first step splits: from the cold start the lower can's turn alternates between
-  // 0.1 and 0.5 rad/s of residual from one update to the next (the top can's load moving
-  // between its lens corners), where the split's answer converges at full h in two updates
-  // (bench/RESULTS.md, seventeenth session; not traced further). The can alone on the post
-  // does not split: below.
+  // Its first step splits: from the cold start the proximal term of the Newton direction
+  // (codegen/solver/talon_newton.h, ρ = 0.1 ‖F‖) damps the cans' tilt through their
+  // friction rows, each update takes ~0.6 of the residual off, and the 16 updates run out;
+  // without that term the step converges in 11 (bench/RESULTS.md, seventeenth session). The
+  // can alone on the post does not split: below.
   check_stack_rests(sim, false);
   runtime::WorldBatch w = sim.make_worlds(1);
   for (int k = 0; k < 30; ++k) sim.step(w, 0.1);
