@@ -442,16 +442,16 @@ Expr ends_face(const GeomPose& chooser_a, const GeomPose& chooser_b) {
          le(chooser_a.size.y, abs(dot(axis_a, offset)));
 }
 
-// A point of a measured against b's facing end plane: the gap along the end's outward normal
-// (negative below it) and the normal from a to b, as box–box measures a clipped point against
-// its reference face. Not the point's nearest feature of b (point_cylinder): below the end by
-// more than the point's distance to b's rim that is b's side, whose normal is horizontal. A
-// can dropped flat onto a post sank 3.9 cm at the first Newton update of its cold start, its
-// lens corners 2 mm inside the rim then pushed sideways, and the step stalled at merit 1.8e-3
-// (tests/data/scenes/cylinder_stacks.xml, bench/RESULTS.md, seventeenth session).
-ContactPoint against_end_plane(const V3& p, const FacingEnd& end) {
-  const Expr gap = dot(p - end.centre, end.normal);
-  return {gap, p - (0.5 * gap) * end.normal, -1.0 * end.normal};
+// A point's signed distance from a cylinder's facing end plane (negative below it) and the
+// plane's outward normal: lens corners are measured against it, as box–box measures a
+// clipped point against its reference face. Not against the point's nearest feature of the
+// cylinder (point_cylinder): below the end by more than the point's distance to the rim that
+// is the side, whose normal is horizontal. A can cold-started flat on a post sank 3.9 cm at
+// the first Newton update, its lens corners 2 mm inside its rim then pushed sideways, and the
+// step stalled at merit 1.8e-3 (tests/data/scenes/can_on_post.xml, bench/RESULTS.md,
+// seventeenth session).
+SolidDistance end_plane_distance(const FacingEnd& end, const V3& p) {
+  return {dot(p - end.centre, end.normal), end.normal};
 }
 
 // Four slots where a's facing end disc lies on b's: the corners of a diamond inscribed in
@@ -460,7 +460,7 @@ ContactPoint against_end_plane(const V3& p, const FacingEnd& end) {
 // min(R_b, d + R_a)] along e; the corners are its two ends and the two points ±w across its
 // middle, w the lens' half-width there, each moved kLensInset of the way to the diamond's
 // centre (inside both discs, clear of either rim), then lifted along b's axis onto a's end
-// face: points of a, measured against b's end plane (against_end_plane).
+// face: points of a, measured against b's end plane (end_plane_distance).
 // They hold a disc resting off axis flat, as box–box's clipped face holds a box. Coaxial
 // discs leave e undefined: it is taken along the offset plus kLensAxisTilt·R_b along b's x
 // axis, so that it turns smoothly to that axis there (a diamond on the smaller rim) and
@@ -497,7 +497,8 @@ std::array<ContactPoint, 4> lens_corners(const GeomPose& a, const GeomPose& b,
     // Along b's axis onto a's end plane (through end_a.centre, normal end_a.normal).
     const Expr lift = dot(end_a.centre - corners[k], end_a.normal) /
                       min(dot(end_b.normal, end_a.normal), g.constant(-0.1));
-    out[k] = switched(against_end_plane(corners[k] + lift * end_b.normal, end_b), on);
+    const V3 point = corners[k] + lift * end_b.normal;
+    out[k] = switched(sphere_against(point, g.constant(0.0), end_plane_distance(end_b, point)), on);
   }
   return out;
 }

@@ -347,7 +347,7 @@ TEST_CASE("cans stacked on a post and a log across two rollers rest at h = 0.1",
   const Simulator sim = testing::make_simulator(testing::test_scene("cylinder_stacks.xml"));
   // Its first step splits: from the cold start the proximal term of the Newton direction
   // (codegen/solver/talon_newton.h, ρ = 0.1 ‖F‖) damps the cans' tilt through their
-  // friction rows, each update takes ~0.6 of the residual off, and the 16 updates run out;
+  // friction rows, each update takes only ~0.4 of the residual off, and the 16 updates run out;
   // without that term the step converges in 11 (bench/RESULTS.md, seventeenth session). The
   // can alone on the post does not split: below.
   check_stack_rests(sim, false);
@@ -368,7 +368,7 @@ TEST_CASE("cans stacked on a post and a log across two rollers rest at h = 0.1",
 // step splits. Its first step did while the lens corners were measured against the nearest
 // surface of the can: the cold solve's first update sank it 3.9 cm, below its corners'
 // distance to its rim, where that surface is its side, and the corners pushed sideways
-// (ir/lower/contact_geometry.cpp, against_end_plane).
+// (ir/lower/contact_geometry.cpp, end_plane_distance).
 TEST_CASE("a can standing on a wider post rests at h = 0.1 without a split step",
           "[physics][contact]") {
   check_stack_rests(testing::make_simulator(testing::test_scene("can_on_post.xml")));
