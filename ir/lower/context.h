@@ -29,6 +29,10 @@ struct Frame {
 
   V3 point(const Vec3& p_local) const;  // world position of a sim-frame point
   V3 direction(const Vec3& d_local) const;
+  // The same for a point given by its offset from the centre of mass, and a direction, in
+  // the sim frame as expressions (a template's inputs or a model's constants).
+  V3 at(const V3& offset_from_com) const;
+  V3 direction(const V3& d_local) const;
 };
 
 struct BodyState {
@@ -94,8 +98,39 @@ struct Coordinate {
   Expr y, x;
   double factor = 1;
   Expr s;
-  double offset = 0;
+  Expr offset;  // the joint's qpos0
   Expr value() const;
+};
+
+// What a joint set's rows read of the model besides the bodies' state and the parameters, as
+// expressions: the model's numbers when a model is lowered (build_joint_sets), one instance's
+// inputs when a per-type template is (docs/design.md, "Kernels per type"). Points are offsets
+// from a body's centre of mass; "parent" vectors are in the parent's sim frame (the world's
+// for a body on the world), already carried through the child's reference pose F0
+// (joint_sets.cpp), the others in the child's sim frame, which is F0's axes.
+struct JointSetInputs {
+  Q4 rel_quat;  // F0's orientation in the parent's frame
+  V3 anchor_child, anchor_parent;
+  V3 anchor2_child;             // skew: the second hinge's anchor
+  V3 skew_coefficients;         // skew: JointSet::skew_coefficients
+  std::vector<V3> axes;         // the hinge axes in order, or the planar normal (child frame)
+  std::vector<V3> axes_parent;  // the same in the parent's frame
+  // One hinge or planar: the two directions ⟂ the axis (orthogonal_complement), parent frame.
+  std::vector<V3> axis_normals_parent;
+  V3 e3;                             // two or three hinges: a₁ × a₂
+  Expr axes_dot;                     // two hinges: a₁ · a₂
+  std::vector<V3> position_normals;  // JointSet::position_normals in the slides' frame
+  std::vector<V3> slide_duals;       // JointSet::slide_duals in the slides' frame
+};
+
+// A hinge's or slide's numbers as expressions (as JointSetInputs).
+struct JointInputs {
+  Expr qpos0, lower, upper, springref;
+};
+
+// An actuator's numbers as expressions (as JointSetInputs).
+struct ActuatorInputs {
+  Expr gear, ctrl_lower, ctrl_upper, force_lower, force_upper;
 };
 
 // How a sim body's joints constrain it relative to its parent (joint_sets.cpp).
@@ -116,6 +151,9 @@ struct JointSet {
   Vec3 skew_coefficients = Vec3::Zero();  // anchor2 − anchor in the basis (a1, a2, a1×a2)
   std::vector<Vec3> position_normals;     // sim frame; span ⟂ slide axes (position rows)
   std::vector<Vec3> slide_duals;          // sim frame; slide coordinate = dual · offset
+  // Chain: the slides' axes are the parent's (F0's), else the child's.
+  bool slides_in_parent() const { return slides_first || hinges.empty(); }
+  JointSetInputs inputs;  // what the rows read, as expressions
 };
 
 class Context {
@@ -149,6 +187,8 @@ class Context {
   std::vector<int> joint_set_of_joint;              // [njnt] index into joint_sets, -1 for free
   std::vector<Coordinate> coord_minus, coord_plus;  // [njnt] (hinge/slide only)
   std::vector<Expr> joint_velocity_minus;           // [njnt] θ̇ at (q⁻, u⁻)
+  std::vector<JointInputs> joints;                  // [njnt] (hinge/slide of a joint set)
+  std::vector<ActuatorInputs> actuators;            // [nu]
 
   std::vector<Row> rows;
   std::vector<ExplicitImpulse> explicit_impulses;
@@ -224,10 +264,13 @@ Expr generalized_inverse_mass(const Context& ctx, const std::vector<int>& bodies
 // joint_sets.cpp helpers. The joint reference frame F0 is the parent's frame composed with
 // the child's reference pose relative to it: at the reference configuration it coincides
 // with the child's sim frame, so sim-frame vectors of the joint mean the same in both.
-V3 joint_frame_point(const Context& ctx, const JointSet& set, const Vec3& p_local, Time t);
-V3 joint_frame_direction(const Context& ctx, const JointSet& set, const Vec3& d_local, Time t);
 // The child's rotation relative to F0 (identity at the reference configuration).
 Q4 joint_relative_rotation(const Context& ctx, const JointSet& set, Time t);
+// The joint's anchor carried by the parent (F0's) and by the child.
+V3 parent_anchor(const Context& ctx, const JointSet& set, Time t);
+V3 child_anchor(const Context& ctx, const JointSet& set, Time t);
+// The frame the set's slides act in (JointSet::slides_in_parent).
+const Frame& slide_frame(const Context& ctx, const JointSet& set, Time t);
 // Unit vectors spanning the orthogonal complement of `axes` (which must be independent).
 std::vector<Vec3> orthogonal_complement(const std::vector<Vec3>& axes);
 

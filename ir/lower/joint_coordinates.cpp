@@ -21,12 +21,12 @@
 namespace talon::ir::lower {
 namespace {
 
-// e_iᵀ R e_j with constant vectors.
-Expr entry(const M3& r, const Vec3& ei, const Vec3& ej) {
-  return dot(constant(r(0, 0).graph(), ei), r * constant(r(0, 0).graph(), ej));
+// e_iᵀ R e_j.
+Expr entry(const M3& r, const V3& ei, const V3& ej) {
+  return dot(ei, r * ej);
 }
 
-Coordinate angle(Expr y, Expr x, double factor, double offset) {
+Coordinate angle(Expr y, Expr x, double factor, Expr offset) {
   Coordinate c;
   c.angular = true;
   c.y = y;
@@ -36,26 +36,33 @@ Coordinate angle(Expr y, Expr x, double factor, double offset) {
   return c;
 }
 
+// The sign σ of a third hinge's axis along a₁ × a₂ (structure, not an input: it selects the
+// formula's factor).
+double third_axis_sign(const Model& m, const JointSet& set) {
+  const Vec3 e3 = m.jnt_axis[set.hinges[0]].cross(m.jnt_axis[set.hinges[1]]);
+  return m.jnt_axis[set.hinges[2]].dot(e3) < 0 ? -1.0 : 1.0;
+}
+
 void hinge_coordinates(Context& ctx, const JointSet& set, Time t, std::vector<Coordinate>& out) {
-  const Model& m = ctx.model;
   const Q4 q_rel = joint_relative_rotation(ctx, set, t);
   const auto& hinges = set.hinges;
-  auto offset = [&](int k) { return m.qpos0[m.jnt_qposadr[hinges[k]]]; };
-  const Vec3 a1 = m.jnt_axis[hinges[0]];
+  auto offset = [&](int k) { return ctx.joints[hinges[k]].qpos0; };
+  const JointSetInputs& in = set.inputs;
+  const V3& a1 = in.axes[0];
   if (hinges.size() == 1) {
-    out[hinges[0]] = angle(dot(constant(ctx.g, a1), q_rel.vec()), q_rel.w, 2.0, offset(0));
+    out[hinges[0]] = angle(dot(a1, q_rel.vec()), q_rel.w, 2.0, offset(0));
     return;
   }
   const M3 r = rotation_matrix(q_rel);
-  const Vec3 a2 = m.jnt_axis[hinges[1]];
-  const Vec3 e3 = a1.cross(a2);
+  const V3& a2 = in.axes[1];
+  const V3& e3 = in.e3;
   if (hinges.size() == 2) {
     out[hinges[0]] = angle(entry(r, e3, a2), entry(r, a2, a2), 1.0, offset(0));
     out[hinges[1]] = angle(entry(r, a1, e3), entry(r, a1, a1), 1.0, offset(1));
     return;
   }
-  const double sigma = m.jnt_axis[hinges[2]].dot(e3) < 0 ? -1.0 : 1.0;
-  auto mm = [&](const Vec3& ei, const Vec3& ej) { return entry(r, ei, ej); };
+  const double sigma = third_axis_sign(ctx.model, set);
+  auto mm = [&](const V3& ei, const V3& ej) { return entry(r, ei, ej); };
   const Expr m11 = mm(a1, a1), m12 = mm(a1, a2), m13 = mm(a1, e3);
   out[hinges[0]] = angle(-mm(a2, e3), mm(e3, e3), 1.0, offset(0));
   out[hinges[1]] = angle(m13, sqrt(m11 * m11 + m12 * m12), 1.0, offset(1));
@@ -63,18 +70,12 @@ void hinge_coordinates(Context& ctx, const JointSet& set, Time t, std::vector<Co
 }
 
 void slide_coordinates(Context& ctx, const JointSet& set, Time t, std::vector<Coordinate>& out) {
-  const Model& m = ctx.model;
-  const V3 offset_world =
-      ctx.frame(set.body, t).point(set.anchor) - joint_frame_point(ctx, set, set.anchor, t);
-  const bool parent_axes = set.slides_first || set.hinges.empty();
+  const V3 offset_world = child_anchor(ctx, set, t) - parent_anchor(ctx, set, t);
   for (std::size_t k = 0; k < set.slides.size(); ++k) {
-    const Vec3& dual = set.slide_duals[k];
-    const V3 dual_world = parent_axes ? joint_frame_direction(ctx, set, dual, t)
-                                      : ctx.frame(set.body, t).direction(dual);
     Coordinate c;
     c.angular = false;
-    c.s = dot(dual_world, offset_world);
-    c.offset = m.qpos0[m.jnt_qposadr[set.slides[k]]];
+    c.s = dot(slide_frame(ctx, set, t).direction(set.inputs.slide_duals[k]), offset_world);
+    c.offset = ctx.joints[set.slides[k]].qpos0;
     out[set.slides[k]] = c;
   }
 }

@@ -141,6 +141,56 @@ bool classify(Context& ctx, JointSet& set) {
   return classify_chain(ctx, set);
 }
 
+// The set's numbers as constants (JointSetInputs). A vector of F0 in the parent's frame is
+// the parent's sim frame composed with the child's reference pose (sim_pose_rel).
+JointSetInputs joint_set_constants(const Context& ctx, const JointSet& set) {
+  const Model& m = ctx.model;
+  Graph& g = ctx.g;
+  const Pose& rel = m.sim_pose_rel[set.body];
+  const Vec3 child_com = m.sim_com[set.body];
+  const Vec3 parent_com = set.parent < 0 ? Vec3::Zero() : m.sim_com[set.parent];
+  auto in_parent = [&](const Vec3& d) { return constant(g, Vec3(rel.quat * d)); };
+  auto vectors = [&](const std::vector<Vec3>& vs, bool parent_frame) {
+    std::vector<V3> out;
+    for (const Vec3& v : vs) out.push_back(parent_frame ? in_parent(v) : constant(g, v));
+    return out;
+  };
+  JointSetInputs in;
+  in.rel_quat = constant(g, rel.quat.normalized());
+  in.anchor_child = constant(g, Vec3(set.anchor - child_com));
+  in.anchor_parent = constant(g, Vec3(rel.apply(set.anchor) - parent_com));
+  in.anchor2_child = constant(g, Vec3(set.anchor2 - child_com));
+  in.skew_coefficients = constant(g, set.skew_coefficients);
+  std::vector<Vec3> axes;
+  if (set.kind == JointSetKind::Planar) axes.push_back(m.jnt_axis[set.joints[0]]);
+  for (int j : set.hinges) axes.push_back(m.jnt_axis[j]);
+  in.axes = vectors(axes, false);
+  in.axes_parent = vectors(axes, true);
+  if (axes.size() == 1) in.axis_normals_parent = vectors(orthogonal_complement(axes), true);
+  if (axes.size() >= 2) {
+    in.e3 = constant(g, Vec3(axes[0].cross(axes[1])));
+    in.axes_dot = g.constant(axes[0].dot(axes[1]));
+  }
+  in.position_normals = vectors(set.position_normals, set.slides_in_parent());
+  in.slide_duals = vectors(set.slide_duals, set.slides_in_parent());
+  return in;
+}
+
+void build_joint_constants(Context& ctx) {
+  const Model& m = ctx.model;
+  Graph& g = ctx.g;
+  for (JointSet& set : ctx.joint_sets) set.inputs = joint_set_constants(ctx, set);
+  ctx.joints.resize(m.njnt);
+  for (int j = 0; j < m.njnt; ++j)
+    ctx.joints[j] = {g.constant(m.qpos0[m.jnt_qposadr[j]]), g.constant(m.jnt_range[2 * j]),
+                     g.constant(m.jnt_range[2 * j + 1]), g.constant(m.jnt_springref[j])};
+  for (int a = 0; a < m.nu; ++a)
+    ctx.actuators.push_back({g.constant(m.act_gear[a]), g.constant(m.act_ctrl_range[2 * a]),
+                             g.constant(m.act_ctrl_range[2 * a + 1]),
+                             g.constant(m.act_force_range[2 * a]),
+                             g.constant(m.act_force_range[2 * a + 1])});
+}
+
 }  // namespace
 
 std::vector<Vec3> orthogonal_complement(const std::vector<Vec3>& axes) {
@@ -153,20 +203,21 @@ std::vector<Vec3> orthogonal_complement(const std::vector<Vec3>& axes) {
   return out;
 }
 
-V3 joint_frame_point(const Context& ctx, const JointSet& set, const Vec3& p_local, Time t) {
-  const Pose& rel = ctx.model.sim_pose_rel[set.body];
-  return ctx.frame(set.parent, t).point(rel.apply(p_local));
-}
-
-V3 joint_frame_direction(const Context& ctx, const JointSet& set, const Vec3& d_local, Time t) {
-  const Pose& rel = ctx.model.sim_pose_rel[set.body];
-  return ctx.frame(set.parent, t).direction(rel.quat * d_local);
-}
-
 Q4 joint_relative_rotation(const Context& ctx, const JointSet& set, Time t) {
   const Q4 parent = ctx.frame(set.parent, t).quat;
-  const Q4 rel = constant(ctx.g, ctx.model.sim_pose_rel[set.body].quat.normalized());
-  return conjugate(parent * rel) * ctx.frame(set.body, t).quat;
+  return conjugate(parent * set.inputs.rel_quat) * ctx.frame(set.body, t).quat;
+}
+
+V3 parent_anchor(const Context& ctx, const JointSet& set, Time t) {
+  return ctx.frame(set.parent, t).at(set.inputs.anchor_parent);
+}
+
+V3 child_anchor(const Context& ctx, const JointSet& set, Time t) {
+  return ctx.frame(set.body, t).at(set.inputs.anchor_child);
+}
+
+const Frame& slide_frame(const Context& ctx, const JointSet& set, Time t) {
+  return ctx.frame(set.slides_in_parent() ? set.parent : set.body, t);
 }
 
 void build_joint_sets(Context& ctx) {
@@ -184,6 +235,7 @@ void build_joint_sets(Context& ctx) {
     for (int j : set.joints) ctx.joint_set_of_joint[j] = static_cast<int>(ctx.joint_sets.size());
     ctx.joint_sets.push_back(std::move(set));
   }
+  build_joint_constants(ctx);
 }
 
 }  // namespace talon::ir::lower

@@ -32,44 +32,42 @@ void anchor_rows(const V3& drift, const std::string& what, std::vector<Constrain
 }
 
 V3 anchor_drift(const Context& ctx, const JointSet& set) {
-  return ctx.frame(set.body, Time::Plus).point(set.anchor) -
-         joint_frame_point(ctx, set, set.anchor, Time::Plus);
+  return child_anchor(ctx, set, Time::Plus) - parent_anchor(ctx, set, Time::Plus);
 }
 
 // (F0 bₖ)·(C a) for the directions bₖ ⟂ a: the child's axis a stays the parent's axis.
-void axis_rows(const Context& ctx, const JointSet& set, const Vec3& axis,
-               std::vector<Constraint>& out) {
-  const V3 child_axis = ctx.frame(set.body, Time::Plus).direction(axis);
+void axis_rows(const Context& ctx, const JointSet& set, std::vector<Constraint>& out) {
+  const V3 child_axis = ctx.frame(set.body, Time::Plus).direction(set.inputs.axes[0]);
+  const Frame& parent = ctx.frame(set.parent, Time::Plus);
   int k = 0;
-  for (const Vec3& b : orthogonal_complement({axis}))
-    out.push_back({dot(joint_frame_direction(ctx, set, b, Time::Plus), child_axis),
-                   "axis " + std::to_string(++k)});
+  for (const V3& b : set.inputs.axis_normals_parent)
+    out.push_back({dot(parent.direction(b), child_axis), "axis " + std::to_string(++k)});
+}
+
+// n₁ = F0 a₁ and n₂ = C a₂ of two hinges.
+std::pair<V3, V3> hinge_axes_world(const Context& ctx, const JointSet& set) {
+  return {ctx.frame(set.parent, Time::Plus).direction(set.inputs.axes_parent[0]),
+          ctx.frame(set.body, Time::Plus).direction(set.inputs.axes[1])};
 }
 
 void rotation_rows(const Context& ctx, const JointSet& set, std::vector<Constraint>& out) {
-  const Model& m = ctx.model;
   if (set.hinges.empty()) {
     const Q4 q_rel = joint_relative_rotation(ctx, set, Time::Plus);
     anchor_rows(2.0 * q_rel.vec(), "rotation", out);
   } else if (set.hinges.size() == 1) {
-    axis_rows(ctx, set, m.jnt_axis[set.hinges[0]], out);
+    axis_rows(ctx, set, out);
   } else if (set.hinges.size() == 2) {
-    const Vec3& a1 = m.jnt_axis[set.hinges[0]];
-    const Vec3& a2 = m.jnt_axis[set.hinges[1]];
-    const V3 n1 = joint_frame_direction(ctx, set, a1, Time::Plus);
-    const V3 n2 = ctx.frame(set.body, Time::Plus).direction(a2);
-    out.push_back({dot(n1, n2) - a1.dot(a2), "universal"});
+    const auto [n1, n2] = hinge_axes_world(ctx, set);
+    out.push_back({dot(n1, n2) - set.inputs.axes_dot, "universal"});
   }
 }
 
 void skew_rows(const Context& ctx, const JointSet& set, std::vector<Constraint>& out) {
-  const Model& m = ctx.model;
-  const V3 n1 = joint_frame_direction(ctx, set, m.jnt_axis[set.hinges[0]], Time::Plus);
-  const V3 n2 = ctx.frame(set.body, Time::Plus).direction(m.jnt_axis[set.hinges[1]]);
-  const Vec3& c = set.skew_coefficients;
-  const V3 offset = c.x() * n1 + c.y() * n2 + c.z() * cross(n1, n2);
-  const V3 drift = ctx.frame(set.body, Time::Plus).point(set.anchor2) -
-                   joint_frame_point(ctx, set, set.anchor, Time::Plus);
+  const auto [n1, n2] = hinge_axes_world(ctx, set);
+  const V3& c = set.inputs.skew_coefficients;
+  const V3 offset = c.x * n1 + c.y * n2 + c.z * cross(n1, n2);
+  const V3 drift = ctx.frame(set.body, Time::Plus).at(set.inputs.anchor2_child) -
+                   parent_anchor(ctx, set, Time::Plus);
   anchor_rows(drift - offset, "anchors", out);
 }
 
@@ -77,13 +75,10 @@ void position_rows(const Context& ctx, const JointSet& set, std::vector<Constrai
   if (set.skew) return skew_rows(ctx, set, out);
   const V3 drift = anchor_drift(ctx, set);
   if (set.slides.empty()) return anchor_rows(drift, "anchor", out);
-  const bool parent_axes = set.slides_first || set.hinges.empty();
+  const Frame& frame = slide_frame(ctx, set, Time::Plus);
   int k = 0;
-  for (const Vec3& normal : set.position_normals) {
-    const V3 n = parent_axes ? joint_frame_direction(ctx, set, normal, Time::Plus)
-                             : ctx.frame(set.body, Time::Plus).direction(normal);
-    out.push_back({dot(n, drift), "slide normal " + std::to_string(++k)});
-  }
+  for (const V3& normal : set.inputs.position_normals)
+    out.push_back({dot(frame.direction(normal), drift), "slide normal " + std::to_string(++k)});
 }
 
 std::vector<Constraint> constraints(const Context& ctx, const JointSet& set) {
@@ -95,11 +90,9 @@ std::vector<Constraint> constraints(const Context& ctx, const JointSet& set) {
       anchor_rows(anchor_drift(ctx, set), "anchor", out);
       break;
     case JointSetKind::Planar: {
-      const Vec3& normal = ctx.model.jnt_axis[set.joints[0]];
-      axis_rows(ctx, set, normal, out);
-      out.push_back(
-          {dot(joint_frame_direction(ctx, set, normal, Time::Plus), anchor_drift(ctx, set)),
-           "plane"});
+      axis_rows(ctx, set, out);
+      const V3 normal = ctx.frame(set.parent, Time::Plus).direction(set.inputs.axes_parent[0]);
+      out.push_back({dot(normal, anchor_drift(ctx, set)), "plane"});
       break;
     }
     case JointSetKind::Chain:

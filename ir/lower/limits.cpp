@@ -40,10 +40,9 @@ void build_limit_rows(Context& ctx) {
     if (!compliance) compliance = ctx.param("limit_compliance", ctx.options.limit_compliance);
     const Expr theta = ctx.coord_plus[j].value();
     const Expr fb_scale = ctx.h * coordinate_inverse_mass(ctx, j);
-    const double lower = m.jnt_range[2 * j], upper = m.jnt_range[2 * j + 1];
     const std::string name = "limit '" + m.jnt_name[j] + "' ";
-    const std::pair<Expr, const char*> gaps[2] = {{theta - lower, "lower"},
-                                                  {upper - theta, "upper"}};
+    const std::pair<Expr, const char*> gaps[2] = {{theta - ctx.joints[j].lower, "lower"},
+                                                  {ctx.joints[j].upper - theta, "upper"}};
     for (const auto& [gap, side] : gaps) {
       Row& row =
           ctx.add_complementarity_row(RowKind::Limit, name + side, gap, fb_scale, compliance);

@@ -42,8 +42,7 @@ bool has_coordinate(const Context& ctx, int joint) {
 Expr clamped_ctrl(const Context& ctx, int a) {
   const Model& m = ctx.model;
   if (!m.act_ctrl_limited[a]) return ctx.ctrl[a];
-  return clamp(ctx.ctrl[a], ctx.g.constant(m.act_ctrl_range[2 * a]),
-               ctx.g.constant(m.act_ctrl_range[2 * a + 1]));
+  return clamp(ctx.ctrl[a], ctx.actuators[a].ctrl_lower, ctx.actuators[a].ctrl_upper);
 }
 
 // The compliant row of the implicit law τ⁺ = τ₀ − K_pθ⁺ − K_dθ̇⁺ on joint j.
@@ -112,7 +111,7 @@ void build_servo_rows(Context& ctx) {
     if (!is_servo(m, a)) continue;
     if (m.act_force_limited[a]) ctx.note("forcerange of servo actuators is not enforced");
     const Context::ActuatorParams& p = ctx.actuator_params[a];
-    const double g = m.act_gear[a];
+    const Expr g = ctx.actuators[a].gear;
     add_implicit_law_row(ctx, j, "servo '" + named(m.act_name[a], "actuator", a) + "'",
                          -g * p.bias1, -g * p.bias2, g * (p.gain * clamped_ctrl(ctx, a) + p.bias0));
     ctx.rows.back().info.actuator = a;
@@ -123,7 +122,7 @@ void build_servo_rows(Context& ctx) {
       if (!springs[j].stiffness) continue;
       add_implicit_law_row(ctx, j, "spring '" + named(m.jnt_name[j], "joint", j) + "'",
                            springs[j].stiffness, springs[j].damping,
-                           springs[j].stiffness * m.jnt_springref[j]);
+                           springs[j].stiffness * ctx.joints[j].springref);
     }
   }
   for (int j = 0; j < m.njnt; ++j) {
@@ -143,20 +142,20 @@ void build_joint_forces(Context& ctx) {
     const int j = m.act_joint[a];
     if (!has_coordinate(ctx, j) || is_servo(m, a)) continue;
     const Context::ActuatorParams& p = ctx.actuator_params[a];
-    const double g = m.act_gear[a];
+    const Expr g = ctx.actuators[a].gear;
     Expr force = p.gain * clamped_ctrl(ctx, a) + p.bias0 + p.bias1 * ctx.coord_minus[j].value() +
                  p.bias2 * ctx.joint_velocity_minus[j];
     if (m.act_force_limited[a])
-      force = clamp(force, ctx.g.constant(m.act_force_range[2 * a]),
-                    ctx.g.constant(m.act_force_range[2 * a + 1]));
+      force = clamp(force, ctx.actuators[a].force_lower, ctx.actuators[a].force_upper);
     ctx.joint_forces.push_back({j, g * force});
   }
   if (ctx.options.implicit_joint_springs) return;
   const std::vector<SpringParams> springs = spring_params(ctx);
   for (int j = 0; j < m.njnt; ++j) {
     if (!springs[j].stiffness) continue;
-    const Expr torque = -springs[j].stiffness * (ctx.coord_minus[j].value() - m.jnt_springref[j]) -
-                        springs[j].damping * ctx.joint_velocity_minus[j];
+    const Expr torque =
+        -springs[j].stiffness * (ctx.coord_minus[j].value() - ctx.joints[j].springref) -
+        springs[j].damping * ctx.joint_velocity_minus[j];
     ctx.joint_forces.push_back({j, torque});
   }
 }

@@ -109,12 +109,19 @@ GeomPlacement geom_placement(const Model& model, int geom) {
 }
 
 V3 Frame::point(const Vec3& p_local) const {
-  Graph& g = com.x.graph();
-  return com + rot * constant(g, Vec3(p_local - com_local));
+  return at(constant(com.x.graph(), Vec3(p_local - com_local)));
 }
 
 V3 Frame::direction(const Vec3& d_local) const {
   return rot * constant(com.x.graph(), d_local);
+}
+
+V3 Frame::at(const V3& offset_from_com) const {
+  return com + rot * offset_from_com;
+}
+
+V3 Frame::direction(const V3& d_local) const {
+  return rot * d_local;
 }
 
 void build_state(Context& ctx) {
