@@ -41,8 +41,9 @@ Expected<Model> load_for_cli(const ModelArgs& args, bool quiet_notes);
 // compiled.
 CLI::Option* add_param_args(CLI::App& command, std::vector<runtime::ParamOverride>& overrides);
 
-// --pair-templates / --no-pair-templates: ir::LowerOptions::pair_templates (default on).
-CLI::Option* add_pair_templates_arg(CLI::App& command, bool& pair_templates);
+// --templates / --no-templates (also spelled --pair-templates / --no-pair-templates):
+// ir::LowerOptions::pair_templates and joint_templates (default on).
+CLI::Option* add_templates_arg(CLI::App& command, bool& templates);
 
 // --newton-iterations, --pcr-iterations, ... (group "Solver").
 void add_solver_args(CLI::App& command, codegen::SolverOptions& solver);

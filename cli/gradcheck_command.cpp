@@ -37,7 +37,7 @@ struct GradcheckArgs {
   int steps = 0;
   double dt = 0, epsilon = 1e-6;
   std::string keyframe, ctrl_file, wrt = "controls";
-  bool pair_templates = true;  // both modes
+  bool templates = true;  // both modes
   codegen::SolverOptions solver;
   std::vector<runtime::ParamOverride> params;
 };
@@ -100,8 +100,7 @@ int run_rollout(const GradcheckArgs& args) {
   Expected<Model> model = load_for_cli(args.model, args.json);
   if (!model) return 1;
   std::optional<CliSimulation> created = create_simulation(
-      std::move(*model), {args.ctrl_file, args.solver, args.params, 0, args.pair_templates},
-      args.json);
+      std::move(*model), {args.ctrl_file, args.solver, args.params, 0, args.templates}, args.json);
   if (!created) return 1;
   const Simulator* sim = &created->sim;
   const runtime::ControlTable* table = created->controls.get();
@@ -183,7 +182,7 @@ int run(const GradcheckArgs& args) {
   Expected<Model> model = load_for_cli(args.model, args.json);
   if (!model) return 1;
   ir::LowerOptions lower;
-  lower.pair_templates = args.pair_templates;
+  lower.pair_templates = lower.joint_templates = args.templates;
   Expected<ir::ResidualProgram> program = with_elapsed_progress(
       "talon gradcheck: lowering the model", [&] { return ir::lower_model(*model, lower); });
   for (const Diagnostic& d : program.diagnostics().items())
@@ -256,7 +255,7 @@ void add_gradcheck_command(CLI::App& app, int& exit_code) {
       ->check(positive_number())
       ->capture_default_str()
       ->group(rollout);
-  add_pair_templates_arg(*command, args->pair_templates);
+  add_templates_arg(*command, args->templates);
   args->solver = gradient_solver_options();  // as `talon gradient`: a tightly converged forward
   args->solver.convergence_tolerance = 1e-8;
   add_solver_args(*command, args->solver);

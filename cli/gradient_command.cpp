@@ -27,7 +27,7 @@ struct GradientArgs {
   double dt = 0;  // 0: the model's timestep
   std::vector<std::string> wrt;
   bool json = false;
-  bool pair_templates = true;
+  bool templates = true;
   codegen::SolverOptions solver;
   std::vector<runtime::ParamOverride> params;
 };
@@ -218,8 +218,7 @@ int gradient(const GradientArgs& args) {
   print_diagnostics(loss.diagnostics(), false);
   if (!loss) return 2;
   std::optional<CliSimulation> setup = create_simulation(
-      std::move(*model), {args.ctrl_file, args.solver, args.params, 0, args.pair_templates},
-      args.json);
+      std::move(*model), {args.ctrl_file, args.solver, args.params, 0, args.templates}, args.json);
   if (!setup) return 1;
   const Simulator* sim = &setup->sim;
   Expected<Outcome> outcome = run(*sim, args, *setup->controls, *loss);
@@ -274,7 +273,7 @@ void add_gradient_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   command->add_flag("--json", args->json, "Print one JSON object instead of text");
   add_param_args(*command, args->params);
-  add_pair_templates_arg(*command, args->pair_templates);
+  add_templates_arg(*command, args->templates);
   add_solver_args(*command, args->solver);
   add_adjoint_args(*command, args->solver);
   command->callback([args, &exit_code] { exit_code = gradient(*args); });

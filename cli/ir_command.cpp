@@ -1,5 +1,6 @@
 // `talon ir MODEL`: what the lowering produced — rows per block, kernel sizes before and
 // after CSE, build time — and with --dump the IR of every kernel.
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -15,38 +16,58 @@
 namespace talon::cli {
 namespace {
 
-// "box", "mesh (hull of 8 vertices)": one geom of a template.
-std::string template_geom_name(GeomType type, const std::vector<std::array<double, 3>>& hull) {
-  std::string name = geom_type_name(type);
-  if (!hull.empty()) name += " (hull of " + std::to_string(hull.size()) + " vertices)";
-  return name;
-}
-
-// "plane-box", "box-box (static box)", ... : a template's pair types.
-std::string template_name(const ir::PairTemplateKey& key) {
-  std::string name =
-      template_geom_name(key.a, key.hull_a) + "-" + template_geom_name(key.b, key.hull_b);
-  if (key.a_static) name += " (static " + std::string(geom_type_name(key.a)) + ")";
-  if (key.b_static) name += " (static " + std::string(geom_type_name(key.b)) + ")";
-  if (!key.friction) name += ", frictionless";
-  return name;
-}
-
-// Per template: its name, how many pairs run it and its instructions (all its kernels, once).
+// Per template: its name, how many pairs or joint sets run it and its instructions (all its
+// kernels, once).
 struct TemplateSummary {
   std::string name;
   int instances = 0;
   std::size_t instructions = 0;
 };
 
-std::vector<TemplateSummary> template_summaries(const ir::ResidualProgram& program) {
+// The contact pairs' templates (joint_sets false) or the joint sets' (true).
+std::vector<TemplateSummary> template_summaries(const ir::ResidualProgram& program,
+                                                bool joint_sets) {
   std::vector<TemplateSummary> out;
   if (!program.pairs) return out;
-  for (const ir::PairTemplate& t : program.pairs->templates)
-    out.push_back({template_name(t.key), 0, t.program.stats.instructions()});
+  std::vector<int> summary_of(program.pairs->templates.size(), -1);
+  for (std::size_t i = 0; i < program.pairs->templates.size(); ++i) {
+    const ir::PairTemplate& t = program.pairs->templates[i];
+    if (t.program.slots.empty() != joint_sets) continue;  // a joint set's has no contact slot
+    summary_of[i] = static_cast<int>(out.size());
+    out.push_back({t.name, 0, t.program.stats.instructions()});
+  }
   for (const ir::PairInstance& instance : program.pairs->instances)
-    ++out[instance.template_index].instances;
+    if (summary_of[instance.template_index] >= 0)
+      ++out[summary_of[instance.template_index]].instances;
   return out;
+}
+
+void json_templates(JsonWriter& json, const char* key, const char* instance_key,
+                    const std::vector<TemplateSummary>& templates) {
+  json.key(key).begin_array();
+  for (const TemplateSummary& t : templates) {
+    json.begin_object();
+    json.key(instance_key).value(t.name);
+    json.key("instances").value(t.instances);
+    json.key("instructions").value(t.instructions);
+    json.end_object();
+  }
+  json.end_array();
+}
+
+void print_templates(const char* heading, const char* what,
+                     const std::vector<TemplateSummary>& templates) {
+  if (templates.empty()) return;
+  std::size_t width = 34;
+  for (const TemplateSummary& t : templates) width = std::max(width, t.name.size() + 2);
+  const int w = static_cast<int>(width);
+  std::cout << '\n'
+            << heading << '\n'
+            << "  " << std::left << std::setw(w) << what << std::right << std::setw(10)
+            << "instances" << std::setw(14) << "instructions" << '\n';
+  for (const TemplateSummary& t : templates)
+    std::cout << "  " << std::left << std::setw(w) << t.name << std::right << std::setw(10)
+              << t.instances << std::setw(14) << t.instructions << '\n';
 }
 
 void print_json(const Model& model, const ir::ResidualProgram& program) {
@@ -74,15 +95,8 @@ void print_json(const Model& model, const ir::ResidualProgram& program) {
     json.end_object();
   }
   json.end_array();
-  json.key("pair_templates").begin_array();
-  for (const TemplateSummary& t : template_summaries(program)) {
-    json.begin_object();
-    json.key("pairs").value(t.name);
-    json.key("instances").value(t.instances);
-    json.key("instructions").value(t.instructions);
-    json.end_object();
-  }
-  json.end_array();
+  json_templates(json, "pair_templates", "pairs", template_summaries(program, false));
+  json_templates(json, "joint_templates", "joint_set", template_summaries(program, true));
   json.key("notes").array(program.notes);
   json.end_object();
   std::cout << json.str() << '\n';
@@ -108,14 +122,10 @@ void print_text(const Model& model, const ir::ResidualProgram& program) {
     std::cout << "  " << std::left << std::setw(20) << k.name << std::right << std::setw(18)
               << std::setprecision(4) << k.tree_nodes << std::setw(16) << k.dag_nodes
               << std::setw(14) << k.instructions << '\n';
-  const std::vector<TemplateSummary> templates = template_summaries(program);
-  if (templates.empty()) return;
-  std::cout << "\npair templates (each generated once, looped over its pairs):\n"
-            << "  " << std::left << std::setw(34) << "pairs" << std::right << std::setw(10)
-            << "instances" << std::setw(14) << "instructions" << '\n';
-  for (const TemplateSummary& t : templates)
-    std::cout << "  " << std::left << std::setw(34) << t.name << std::right << std::setw(10)
-              << t.instances << std::setw(14) << t.instructions << '\n';
+  print_templates("pair templates (each generated once, looped over its pairs):", "pairs",
+                  template_summaries(program, false));
+  print_templates("joint set templates (each generated once, looped over its bodies):", "joint set",
+                  template_summaries(program, true));
 }
 
 }  // namespace
@@ -126,11 +136,11 @@ void add_ir_command(CLI::App& app, int& exit_code) {
   struct Args {
     ModelArgs model;
     bool json = false, dump = false;
-    bool pair_templates = true;
+    bool templates = true;
   };
   auto args = std::make_shared<Args>();  // lives as long as the callback that reads it
   add_model_args(*command, args->model);
-  add_pair_templates_arg(*command, args->pair_templates);
+  add_templates_arg(*command, args->templates);
   command->add_flag("--json", args->json, "Print one JSON object instead of text");
   command->add_flag("--dump", args->dump,
                     "Also print every kernel's IR as straight-line SSA (text mode)");
@@ -144,7 +154,7 @@ void add_ir_command(CLI::App& app, int& exit_code) {
     // Per-kernel sizes are what `talon ir` is for; the lowering skips them by default.
     ir::LowerOptions options;
     options.kernel_stats = true;
-    options.pair_templates = args->pair_templates;
+    options.pair_templates = options.joint_templates = args->templates;
     Expected<ir::ResidualProgram> program = ir::lower_model(*model, options);
     for (const Diagnostic& d : program.diagnostics().items())
       if (d.severity == Severity::Error || !json) std::cerr << d.format() << '\n';

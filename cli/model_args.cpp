@@ -74,11 +74,12 @@ void add_model_args(CLI::App& command, ModelArgs& args) {
       ->type_name("JOINT=KIND:GAIN");
 }
 
-CLI::Option* add_pair_templates_arg(CLI::App& command, bool& pair_templates) {
-  return command.add_flag("--pair-templates,!--no-pair-templates", pair_templates,
-                          "Generate each primitive contact pair type once, looped over its "
-                          "pairs (the default), or with --no-pair-templates every pair's code "
-                          "unrolled: the same results to round-off, far more code to compile");
+CLI::Option* add_templates_arg(CLI::App& command, bool& templates) {
+  return command.add_flag(
+      "--templates,!--no-templates,--pair-templates,!--no-pair-templates", templates,
+      "Generate each contact pair type and each kind of joint set once, looped over its "
+      "instances (the default), or with --no-templates every pair's and joint's code unrolled: "
+      "the same results to round-off, far more code to compile (--no-pair-templates: the same)");
 }
 
 CLI::Option* add_param_args(CLI::App& command, std::vector<runtime::ParamOverride>& overrides) {

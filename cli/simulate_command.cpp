@@ -35,7 +35,7 @@ struct SimulateArgs {
   int threads = 0;  // 0: one per hardware thread
   bool json = false;
   int trace_step = 0;  // > 0: trace the Newton iterates of this step (1 = the first)
-  bool pair_templates = true;
+  bool templates = true;
   codegen::SolverOptions solver;
   std::vector<runtime::ParamOverride> params;
 };
@@ -293,7 +293,7 @@ int simulate(const SimulateArgs& parsed) {
   codegen::SolverOptions solver = args.solver;
   if (args.trace_step > 0) solver.trace_capacity = trace_capacity_for(solver);
   std::optional<CliSimulation> setup = create_simulation(
-      std::move(*model), {args.ctrl_file, solver, args.params, args.threads, args.pair_templates},
+      std::move(*model), {args.ctrl_file, solver, args.params, args.threads, args.templates},
       args.json);
   if (!setup) return 1;
   const Simulator* sim = &setup->sim;
@@ -347,7 +347,7 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
                    "Threads that step the worlds (default 0: one per hardware thread); the "
                    "result does not depend on it")
       ->check(non_negative_number());
-  add_pair_templates_arg(*command, args->pair_templates);
+  add_templates_arg(*command, args->templates);
   command->add_option("--out", args->out_file,
                       "CSV trajectory of world 0: body poses (COM, quaternion) and solver "
                       "statistics per step");

@@ -27,8 +27,8 @@ struct SimulationArgs {
   std::string ctrl_file;
   codegen::SolverOptions solver;
   std::vector<runtime::ParamOverride> params;
-  int threads = 0;             // 0: one per hardware thread
-  bool pair_templates = true;  // ir::LowerOptions::pair_templates
+  int threads = 0;        // 0: one per hardware thread
+  bool templates = true;  // ir::LowerOptions::pair_templates and joint_templates
 };
 
 // Reads `args.ctrl_file` (if not empty) against the model, then compiles the model into a

@@ -1,5 +1,5 @@
 // Kernels per type in a model unit (docs/design.md, "Kernels per type", step 4): a program
-// lowered with pair templates keeps its primitive contact pairs' rows out of its kernels
+// lowered with templates keeps its contact pairs' and joint sets' rows out of its kernels
 // (zeros there), and the unit adds them back per instance. For each unit kernel K the
 // templates have a share of, talon_kernel_K is
 //   talon_kernel_K_unrolled(in, out);          the program's own kernel
@@ -7,8 +7,8 @@
 //     tin[k] = in[gather[i][k]]  (or the instance's constant −1 − gather[i][k])
 //     talon_kernel_pairT_K(tin, tout);
 //     out[scatter[i][o]] += tout[o];
-// with the gather and scatter tables of ir::instance_map, so the code of the contacts grows
-// with the pair types and the tables with the pairs.
+// with the gather and scatter tables of ir::instance_map, so the code of the contacts and
+// joints grows with their types and the tables with their instances.
 #include <sstream>
 
 #include "codegen/model_unit_parts.h"
@@ -22,8 +22,17 @@ std::string template_function(int t, const UnitKernel& k) {
   return "pair" + std::to_string(t) + "_" + k.name;
 }
 
+// Whether template t has a share of unit kernel K (a contact pair's template has none of the
+// per-body `mass`; a joint set's moves ũ).
+bool template_has_share(const ir::PairTemplate& t, const UnitKernel& k) {
+  return t.program.find_kernel(k.kernels.front()) != nullptr;
+}
+
 bool has_template_share(const ir::ResidualProgram& program, const UnitKernel& k) {
-  return program.pairs && program.pairs->templates.front().program.find_kernel(k.kernels.front());
+  if (!program.pairs) return false;
+  for (const ir::PairTemplate& t : program.pairs->templates)
+    if (template_has_share(t, k)) return true;
+  return false;
 }
 
 // The tables of one template and unit kernel over its instances, flattened row by row.
@@ -40,7 +49,7 @@ InstanceTables instance_tables(const ir::ResidualProgram& program, int template_
   for (const ir::PairInstance& instance : program.pairs->instances) {
     if (instance.template_index != template_index) continue;
     ++tables.count;
-    tables.constants = static_cast<int>(instance.geom_inputs.size());
+    tables.constants = static_cast<int>(instance.constants.size());
     int unit_offset = 0;  // where the program kernel's outputs start in the unit kernel's
     for (std::size_t j = 0; j < k.kernels.size(); ++j) {
       const ir::InstanceMap map = ir::instance_map(program, t, instance, k.kernels[j]);
@@ -58,7 +67,7 @@ std::vector<double> instance_constants(const ir::ResidualProgram& program, int t
   std::vector<double> out;
   for (const ir::PairInstance& instance : program.pairs->instances)
     if (instance.template_index == template_index)
-      out.insert(out.end(), instance.geom_inputs.begin(), instance.geom_inputs.end());
+      out.insert(out.end(), instance.constants.begin(), instance.constants.end());
   return out;
 }
 
@@ -119,8 +128,9 @@ std::vector<ir::Function> unit_functions(const ir::ResidualProgram& program, boo
     }
     out.push_back(unit_function(program, k, std::string(k.name) + "_unrolled"));
     for (std::size_t t = 0; t < program.pairs->templates.size(); ++t)
-      out.push_back(unit_function(program.pairs->templates[t].program, k,
-                                  template_function(static_cast<int>(t), k)));
+      if (template_has_share(program.pairs->templates[t], k))
+        out.push_back(unit_function(program.pairs->templates[t].program, k,
+                                    template_function(static_cast<int>(t), k)));
   }
   return out;
 }
@@ -129,7 +139,8 @@ std::string pair_text(const ir::ResidualProgram& program, const ModelUnitOptions
                       bool with_jvp, bool with_backward) {
   if (!program.pairs) return {};
   std::ostringstream out;
-  out << "/* ---- Contact pairs by type: one template each, over its instances ---- */\n";
+  out << "/* ---- Contact pairs and joint sets by type: one template each, over its instances "
+         "---- */\n";
   const int ntemplates = static_cast<int>(program.pairs->templates.size());
   for (int t = 0; t < ntemplates; ++t)
     real_table(out, ("talon_pair" + std::to_string(t) + "_constants").c_str(),
@@ -138,6 +149,7 @@ std::string pair_text(const ir::ResidualProgram& program, const ModelUnitOptions
     if (!has_template_share(program, k)) continue;
     std::string calls;
     for (int t = 0; t < ntemplates; ++t) {
+      if (!template_has_share(program.pairs->templates[t], k)) continue;
       const std::string prefix = "talon_pair" + std::to_string(t);
       const InstanceTables tables = instance_tables(program, t, k);
       int_table(out, (prefix + "_" + k.name + "_gather").c_str(), tables.gather);

@@ -224,17 +224,8 @@ std::string slot_label(const Context& ctx, const SlotGeometry& s) {
          ctx.slots[s.slot].kind;
 }
 
-// A templated slot's row: zero in every kernel, no impulse on the bodies (its template adds
-// all of that).
-Row& add_placeholder_row(Context& ctx, RowKind kind, const std::string& label) {
-  Row& row = ctx.add_row(kind, label);
-  row.residual = row.residual_frozen = row.merit = ctx.g.constant(0.0);
-  if (kind == RowKind::ContactNormal) row.gap = row.residual;
-  return row;
-}
-
 Row& add_normal_row_equations(Context& ctx, const SlotGeometry& s, Expr compliance) {
-  if (s.templated) return add_placeholder_row(ctx, RowKind::ContactNormal, slot_label(ctx, s));
+  if (s.templated) return ctx.add_placeholder_row(RowKind::ContactNormal, slot_label(ctx, s));
   const Expr inverse_mass =
       ctx.point_inverse_mass(s.body_a, s.body_b, s.minus.point, s.minus.normal);
   return ctx.add_complementarity_row(RowKind::ContactNormal, slot_label(ctx, s), s.plus.gap,
@@ -322,7 +313,7 @@ void add_friction_rows(Context& ctx, const SlotGeometry& s, Expr mu, Expr relati
   const int first = static_cast<int>(ctx.rows.size());
   const std::string label = slot_label(ctx, s);
   for (const char* suffix : {" friction 1", " friction 2"}) {
-    Row& row = s.templated ? add_placeholder_row(ctx, RowKind::Friction, label + suffix)
+    Row& row = s.templated ? ctx.add_placeholder_row(RowKind::Friction, label + suffix)
                            : ctx.add_row(RowKind::Friction, label + suffix);
     row.info.body = s.body_b;
     row.info.other = s.body_a;

@@ -46,6 +46,13 @@ Row& Context::add_row(RowKind kind, const std::string& label) {
   return rows.back();
 }
 
+Row& Context::add_placeholder_row(RowKind kind, const std::string& label) {
+  Row& row = add_row(kind, label);
+  row.residual = row.residual_frozen = row.merit = g.constant(0.0);
+  if (kind == RowKind::ContactNormal) row.gap = row.residual;
+  return row;
+}
+
 Row& Context::add_compliant_row(RowKind kind, const std::string& label, Expr e, Expr alpha,
                                 Expr rho) {
   Row& row = add_row(kind, label);

@@ -179,9 +179,10 @@ class Context {
 
   std::vector<BodyState> bodies;  // [nsim]
   std::vector<GeomInputs> geoms;  // [ngeom]
-  // The inputs a per-type template's geoms are placed by (pair_templates.cpp); empty when a
-  // model is lowered (its geoms' placements are constants).
-  std::vector<Expr> geom_inputs;
+  // The inputs a per-type template's instance differs by besides the bodies' state and the
+  // parameters: a pair's geom placements (pair_templates.cpp), a joint set's JointSetInputs
+  // (joint_templates.cpp). Empty when a model is lowered (those are constants).
+  std::vector<Expr> instance_inputs;
   Frame world;                                      // identity frame with constant entries
   std::vector<JointSet> joint_sets;                 // one per sim body that has joints (not free)
   std::vector<int> joint_set_of_joint;              // [njnt] index into joint_sets, -1 for free
@@ -218,6 +219,9 @@ class Context {
   // The impulse acts through ∂(g/h)/∂u⁺.
   Row& add_complementarity_row(RowKind kind, const std::string& label, Expr gap, Expr fb_scale,
                                Expr relative_compliance);
+  // A row whose equations a per-type template adds (pair_templates.h, joint_templates.h):
+  // zero in every kernel, no impulse on the bodies here; its impulse and label are its own.
+  Row& add_placeholder_row(RowKind kind, const std::string& label);
   // Appends a row block covering the rows added since `first_row`.
   void close_block(const std::string& name, int first_row);
   void note(const std::string& message);
@@ -232,6 +236,11 @@ class Context {
   // Σ_b 1/m_b |d|² + (ρ_b × d)ᵀ I_b⁻¹ (ρ_b × d), ρ_b the arm from the body's COM.
   Expr point_inverse_mass(int body_a, int body_b, const V3& point, const V3& direction);
 };
+
+// "knee" or "joint3", "motor" or "actuator2" for an unnamed one: the suffix of a joint's or
+// an actuator's parameters' names (servos.cpp).
+std::string joint_param_suffix(const Model& model, int joint);
+std::string actuator_param_suffix(const Model& model, int actuator);
 
 // "floor", or "geom3" for an unnamed geom: the suffix of its parameters' names.
 std::string param_suffix_of_geom(const Model& model, int geom);
@@ -251,10 +260,16 @@ struct Dynamics {
   std::vector<Expr> mass;      // the mass kernel's outputs [20n]
 };
 Dynamics build_dynamics(Context& ctx);
+// What a joint set's template adds to its bodies' dynamics (joint_templates.cpp): to r_dyn
+// −h J_θᵀτ − Σ Jᵀλ, to the mass kernel's ũ h M̃⁻¹ J_θᵀτ (zeros elsewhere).
+Dynamics joint_set_share(Context& ctx);
 
 // Σ (∂ρ/∂u⁺)ᵀλ over the rows' geometric measures plus the explicit friction impulses, per u
 // entry [6·nsim]: what the constraints put into r_dyn.
 std::vector<Expr> constraint_impulses(const Context& ctx);
+
+// Generalised forces of the joint forces (motors, explicit springs), J_θᵀτ per u entry [6n].
+std::vector<Expr> joint_generalized_forces(const Context& ctx);
 
 // Inverse effective mass j M̃⁻¹ jᵀ of a generalised direction j (sparse over bodies, 6 entries
 // per body) at q⁻.

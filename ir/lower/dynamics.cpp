@@ -12,7 +12,12 @@
 namespace talon::ir::lower {
 namespace {
 
-// Generalised forces of the joint forces, per u entry [6n].
+std::array<Expr, 6> symmetric_entries(const M3& s) {
+  return {s(0, 0), s(1, 1), s(2, 2), s(0, 1), s(0, 2), s(1, 2)};
+}
+
+}  // namespace
+
 std::vector<Expr> joint_generalized_forces(const Context& ctx) {
   std::vector<Expr> velocities, torques;
   for (const JointForce& f : ctx.joint_forces) {
@@ -22,12 +27,6 @@ std::vector<Expr> joint_generalized_forces(const Context& ctx) {
   if (velocities.empty()) return std::vector<Expr>(ctx.u_minus.size(), ctx.g.constant(0.0));
   return vjp(velocities, ctx.u_minus, torques);
 }
-
-std::array<Expr, 6> symmetric_entries(const M3& s) {
-  return {s(0, 0), s(1, 1), s(2, 2), s(0, 1), s(0, 2), s(1, 2)};
-}
-
-}  // namespace
 
 std::vector<Expr> constraint_impulses(const Context& ctx) {
   std::vector<Expr> measures, impulses;
@@ -45,6 +44,28 @@ std::vector<Expr> constraint_impulses(const Context& ctx) {
       total[6 * e.body + 3 + i] = total[6 * e.body + 3 + i] + e.angular[i];
     }
   return total;
+}
+
+Dynamics joint_set_share(Context& ctx) {
+  const int n = ctx.model.nsim;
+  const std::vector<Expr> joint_forces = joint_generalized_forces(ctx);
+  const std::vector<Expr> impulses = constraint_impulses(ctx);
+  const Expr zero = ctx.g.constant(0.0);
+  Dynamics out;
+  for (int b = 0; b < n; ++b) {
+    const BodyState& s = ctx.bodies[b];
+    const V3 force{joint_forces[6 * b], joint_forces[6 * b + 1], joint_forces[6 * b + 2]};
+    const V3 torque{joint_forces[6 * b + 3], joint_forces[6 * b + 4], joint_forces[6 * b + 5]};
+    for (int i = 0; i < 6; ++i)
+      out.residual.push_back(-ctx.h * joint_forces[6 * b + i] - impulses[6 * b + i]);
+    // build_dynamics' mass outputs: m, I_w (6), 1/m, I_w⁻¹ (6) are the body's; ũ moves.
+    out.mass.insert(out.mass.end(), 14, zero);
+    const V3 v_share = (ctx.h * s.inv_mass) * force;
+    const V3 w_share = ctx.h * (s.inertia_world_inv_minus * torque);
+    out.mass.insert(out.mass.end(),
+                    {v_share.x, v_share.y, v_share.z, w_share.x, w_share.y, w_share.z});
+  }
+  return out;
 }
 
 Dynamics build_dynamics(Context& ctx) {

@@ -476,7 +476,7 @@ Vector KernelPoint::base() const {
   out.insert(out.end(), terrain.begin(), terrain.end());
   const Vector& choose = q_choose.empty() ? q_minus : q_choose;
   out.insert(out.end(), choose.begin(), choose.end());
-  out.insert(out.end(), geoms.begin(), geoms.end());
+  out.insert(out.end(), constants.begin(), constants.end());
   return out;
 }
 

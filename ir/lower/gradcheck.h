@@ -19,9 +19,9 @@ struct KernelPoint {
   std::vector<double> terrain;     // the terrain probes' inputs (program.h)
   std::vector<double> q_choose;    // where colliders choose (program.h); empty: at q_minus
   std::vector<double> friction_w;  // the exact W at this point (from `residual`)
-  std::vector<double> geoms;       // a pair template's geom inputs (empty for a model)
+  std::vector<double> constants;   // a template's instance constants (empty for a model)
   // The base inputs in kernel order (q_minus, u_minus, u_plus, lambda, ctrl, params, h,
-  // terrain, q_choose, geoms).
+  // terrain, q_choose, constants).
   std::vector<double> base() const;
 };
 

@@ -115,8 +115,11 @@ void build_joint_rows(Context& ctx) {
     const Expr compliance = ctx.param("joint_compliance:" + body, ctx.options.joint_compliance);
     const std::string joint = "'" + ctx.model.jnt_name[set.joints.front()] + "'";
     for (const Constraint& c : rows) {
-      Row& row = ctx.add_compliant_row(RowKind::Joint, joint + " " + c.what, c.value / ctx.h,
-                                       compliance / h2, c.value / ctx.h);
+      const std::string label = joint + " " + c.what;
+      Row& row = ctx.options.uses_joint_templates()
+                     ? ctx.add_placeholder_row(RowKind::Joint, label)
+                     : ctx.add_compliant_row(RowKind::Joint, label, c.value / ctx.h,
+                                             compliance / h2, c.value / ctx.h);
       row.info.body = set.body;
       row.info.other = set.parent;
       row.info.joint = set.joints.front();

@@ -38,16 +38,17 @@ class KernelBuilder {
     Kernel k;
     k.function.name = name;
     const std::vector<Expr> h{ctx_.h};
-    const std::pair<std::string, const std::vector<Expr>*> base[] = {{"q_minus", &ctx_.q_minus},
-                                                                     {"u_minus", &ctx_.u_minus},
-                                                                     {"u_plus", &ctx_.u_plus},
-                                                                     {"lambda", &ctx_.lambda},
-                                                                     {"ctrl", &ctx_.ctrl},
-                                                                     {"params", &ctx_.params},
-                                                                     {"h", &h},
-                                                                     {"terrain", &ctx_.terrain},
-                                                                     {"q_choose", &ctx_.q_choose},
-                                                                     {"geoms", &ctx_.geom_inputs}};
+    const std::pair<std::string, const std::vector<Expr>*> base[] = {
+        {"q_minus", &ctx_.q_minus},
+        {"u_minus", &ctx_.u_minus},
+        {"u_plus", &ctx_.u_plus},
+        {"lambda", &ctx_.lambda},
+        {"ctrl", &ctx_.ctrl},
+        {"params", &ctx_.params},
+        {"h", &h},
+        {"terrain", &ctx_.terrain},
+        {"q_choose", &ctx_.q_choose},
+        {"constants", &ctx_.instance_inputs}};
     for (const auto& [group, values] : base) k.add_input(group, *values);
     for (const auto& [group, values] : extra) k.add_input(group, *values);
     prog_.kernels.push_back(std::move(k));
@@ -140,7 +141,7 @@ void add_newton_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows,
   const std::pair<std::string, const std::vector<Expr>*> w{"friction_w", &ctx.friction_w};
   kb.add("jhat", {w}).add_output("values", d.jhat.value);
   kb.add("c_diag", {w}).add_output("c_diag", d.c_diag);
-  if (set == KernelSet::Model) kb.add("mass", {}).add_output("mass", mass);
+  if (set == KernelSet::Model || !mass.empty()) kb.add("mass", {}).add_output("mass", mass);
   kb.add("diag_a", {w}).add_output("diag_a", schur_diagonal(ctx, d));
 }
 

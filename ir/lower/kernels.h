@@ -6,7 +6,8 @@
 namespace talon::ir::lower {
 
 // Which kernels: a model's, or a per-type template's, which leaves out what is per body (the
-// `mass` and `vjp_q_plus` kernels, `residual`'s q_plus).
+// `vjp_q_plus` kernel, `residual`'s q_plus, and the `mass` kernel unless the template has a
+// share of it: a joint set's explicit forces move ũ).
 enum class KernelSet { Model, Template };
 
 // Appends residual, residual_frozen_w, jhat, c_diag, mass, diag_a, jvp_exact, vjp_exact,

@@ -38,14 +38,16 @@ void build_limit_rows(Context& ctx) {
     }
     if (ctx.joint_set_of_joint[j] < 0) continue;
     if (!compliance) compliance = ctx.param("limit_compliance", ctx.options.limit_compliance);
-    const Expr theta = ctx.coord_plus[j].value();
-    const Expr fb_scale = ctx.h * coordinate_inverse_mass(ctx, j);
     const std::string name = "limit '" + m.jnt_name[j] + "' ";
+    const bool templated = ctx.options.uses_joint_templates();
+    const Expr theta = ctx.coord_plus[j].value();
+    const Expr fb_scale = templated ? Expr() : ctx.h * coordinate_inverse_mass(ctx, j);
     const std::pair<Expr, const char*> gaps[2] = {{theta - ctx.joints[j].lower, "lower"},
                                                   {ctx.joints[j].upper - theta, "upper"}};
     for (const auto& [gap, side] : gaps) {
-      Row& row =
-          ctx.add_complementarity_row(RowKind::Limit, name + side, gap, fb_scale, compliance);
+      Row& row = templated ? ctx.add_placeholder_row(RowKind::Limit, name + side)
+                           : ctx.add_complementarity_row(RowKind::Limit, name + side, gap, fb_scale,
+                                                         compliance);
       row.info.joint = j;
       row.info.body = m.jnt_sim[j];
       row.info.other = m.sim_parent[m.jnt_sim[j]];

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "ir/lower/context.h"
+#include "ir/lower/joint_templates.h"
 #include "ir/lower/kernels.h"
 #include "ir/lower/pair_templates.h"
 #include "ir/lower/stats.h"
@@ -36,7 +37,7 @@ void lower::fill_metadata(Context& ctx, ResidualProgram& prog) {
   prog.params = ctx.params;
   prog.h = ctx.h;
   prog.terrain = ctx.terrain;
-  prog.geom_inputs = ctx.geom_inputs;
+  prog.instance_inputs = ctx.instance_inputs;
   prog.terrain_probes = ctx.terrain_probes;
   prog.friction_w = ctx.friction_w;
   prog.param_info = ctx.param_info;
@@ -70,7 +71,10 @@ Expected<ResidualProgram> lower_model(const Model& model, const LowerOptions& op
   const lower::Dynamics dynamics = lower::build_dynamics(ctx);
   lower::build_kernels(ctx, dynamics, prog);
   lower::fill_metadata(ctx, prog);
-  if (options.uses_pair_templates()) attach_pair_templates(model, options, prog);
+  PairTemplates templates;
+  if (options.uses_pair_templates()) templates = pair_templates(model, prog, options);
+  if (options.uses_joint_templates()) lower::add_joint_templates(ctx, prog, templates);
+  attach_templates(std::move(templates), prog);
   prog.stats.graph_nodes = prog.graph->num_nodes();
   prog.stats.blocks = prog.blocks;
   if (options.kernel_stats) compute_kernel_stats(prog);

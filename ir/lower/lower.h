@@ -74,6 +74,12 @@ struct LowerOptions {
   bool pair_templates = true;
   // Whether the pairs are lowered as templates: asked for and the parameters unfolded.
   bool uses_pair_templates() const { return pair_templates && !fold_params; }
+  // The same for the joint sets (ir/lower/joint_templates.h): a body's joint rows, the limit
+  // and servo rows of its joints and its joints' explicit forces, lowered once per kind of
+  // joint set (joint types, which are limited, sprung, actuated, ...) as a template evaluated
+  // per body.
+  bool joint_templates = true;
+  bool uses_joint_templates() const { return joint_templates && !fold_params; }
   // Fill LowerStats::kernels (DAG and tree sizes per kernel, for `talon ir`). It walks every
   // kernel once more: about a third of the lowering time of a large model.
   bool kernel_stats = false;

@@ -133,21 +133,35 @@ std::vector<int> terrain_entries(const ResidualProgram& program, const PairInsta
 
 }  // namespace
 
+std::string pair_template_name(const PairTemplateKey& key) {
+  auto geom_name = [](GeomType type, const std::vector<std::array<double, 3>>& hull) {
+    std::string name = geom_type_name(type);
+    if (!hull.empty()) name += " (hull of " + std::to_string(hull.size()) + " vertices)";
+    return name;
+  };
+  std::string name = geom_name(key.a, key.hull_a) + "-" + geom_name(key.b, key.hull_b);
+  if (key.a_static) name += " (static " + std::string(geom_type_name(key.a)) + ")";
+  if (key.b_static) name += " (static " + std::string(geom_type_name(key.b)) + ")";
+  if (!key.friction) name += ", frictionless";
+  return name;
+}
+
 PairTemplate lower_pair_template(const PairTemplateKey& key, const LowerOptions& options) {
   TALON_INTERNAL_ASSERT(
       lower::contact_slot_count(key.a, key.b) > 0 && !(key.a_static && key.b_static),
       "no template for this pair");
   PairTemplate t;
   t.key = key;
+  t.name = pair_template_name(key);
   ResidualProgram& prog = t.program;
   prog.graph = std::make_unique<Graph>();
   const Model model = template_model(key);
   LowerOptions unfolded = options;
-  unfolded.fold_params = false;     // the parameters are the instance's inputs
-  unfolded.pair_templates = false;  // its own rows are what it is
+  unfolded.fold_params = false;  // the parameters are the instance's inputs
+  unfolded.pair_templates = unfolded.joint_templates = false;  // its own rows are what it is
   lower::Context ctx(model, unfolded, *prog.graph);
   lower::build_state(ctx);
-  for (int i = 0; i < 2; ++i) ctx.geoms[i] = geom_input_variables(ctx.g, i, ctx.geom_inputs);
+  for (int i = 0; i < 2; ++i) ctx.geoms[i] = geom_input_variables(ctx.g, i, ctx.instance_inputs);
   lower::build_pair_rows(ctx, {{0, 1}});
   TALON_INTERNAL_ASSERT(!ctx.diag.has_errors(), "a pair template failed to lower");
   lower::Dynamics share;
@@ -196,8 +210,8 @@ PairTemplates pair_templates(const Model& model, const ResidualProgram& program,
     }
     for (const ParamInfo& param : t.param_info)
       instance.params.push_back(param_index.at(program_param_name(model, instance, param.name)));
-    append_geom_constants(model, instance.geom_a, instance.geom_inputs);
-    append_geom_constants(model, instance.geom_b, instance.geom_inputs);
+    append_geom_constants(model, instance.geom_a, instance.constants);
+    append_geom_constants(model, instance.geom_b, instance.constants);
     instance.terrain = terrain_entries(program, instance);
     out.instances.push_back(std::move(instance));
   }
@@ -239,7 +253,8 @@ std::vector<int> group_entries(const ResidualProgram& program, const PairInstanc
   if (name == "values") return instance.jhat_entries;
   if (name == "h") return {0};
   if (name == "terrain") return instance.terrain;
-  if (name == "ctrl") return {};  // a template has none
+  if (name == "ctrl") return instance.ctrl;
+  if (name == "mass") return body_entries(20);  // a joint set's share of ũ (dynamics.cpp)
   TALON_INTERNAL_ASSERT(false, "a template's group without a place in the program: " + name);
   return {};
 }
@@ -250,7 +265,7 @@ std::vector<int> slice_entries(const ResidualProgram& program, const PairInstanc
                                const std::vector<Slice>& program_slices) {
   std::vector<int> out;
   for (const Slice& s : template_slices) {
-    if (s.name == "geoms") {  // the instance's constants
+    if (s.name == "constants") {  // the instance's constants
       for (int k = 0; k < s.size; ++k) out.push_back(-1 - k);
       continue;
     }
@@ -275,10 +290,9 @@ Kernel& mutable_kernel(ResidualProgram& program, const std::string& name) {
 
 }  // namespace
 
-void attach_pair_templates(const Model& model, const LowerOptions& options,
-                           ResidualProgram& program) {
-  auto pairs = std::make_shared<PairTemplates>(pair_templates(model, program, options));
-  if (pairs->instances.empty()) return;
+void attach_templates(PairTemplates templates, ResidualProgram& program) {
+  if (templates.instances.empty()) return;
+  auto pairs = std::make_shared<PairTemplates>(std::move(templates));
   Kernel& jhat = mutable_kernel(program, "jhat");
   TALON_INTERNAL_ASSERT(jhat.outputs.size() == 1 && jhat.outputs[0].name == "values",
                         "the jhat kernel has one output group");
@@ -309,11 +323,11 @@ void add_pair_instances(const ResidualProgram& program, const std::string& kerne
   if (!program.pairs) return;
   for (const PairInstance& instance : program.pairs->instances) {
     const PairTemplate& t = program.pairs->templates[instance.template_index];
-    if (!t.program.find_kernel(kernel)) return;  // a per-body kernel: no instance has a share
+    if (!t.program.find_kernel(kernel)) continue;  // a kernel it has no share of
     const InstanceMap map = instance_map(program, t, instance, kernel);
     std::vector<double> in;
     in.reserve(map.gather.size());
-    for (int g : map.gather) in.push_back(g >= 0 ? inputs[g] : instance.geom_inputs[-1 - g]);
+    for (int g : map.gather) in.push_back(g >= 0 ? inputs[g] : instance.constants[-1 - g]);
     const std::vector<double> out = evaluate(instance.template_index, kernel, in);
     for (std::size_t o = 0; o < out.size(); ++o) outputs[map.scatter[o]] += out[o];
   }
@@ -336,7 +350,8 @@ KernelPoint instance_point(const PairTemplate& t, const PairInstance& instance,
   out.h = p.h;
   for (int w : instance.friction_w) out.friction_w.push_back(p.friction_w[w]);
   for (int k : instance.terrain) out.terrain.push_back(p.terrain[k]);
-  out.geoms = instance.geom_inputs;
+  for (int a : instance.ctrl) out.ctrl.push_back(p.ctrl[a]);
+  out.constants = instance.constants;
   TALON_INTERNAL_ASSERT(out.base().size() == t.program.kernel("residual").function.inputs.size(),
                         "an instance's inputs do not match its template");
   return out;

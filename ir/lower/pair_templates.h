@@ -47,7 +47,8 @@ struct PairTemplateKey {
 // ctrl, and `geom_inputs`: GeomInputs of a, then of b. Its r_dyn is what its rows add to their
 // bodies' r_dyn, −Σ Jᵀλ; everything else means what the program's does, for the pair's rows.
 struct PairTemplate {
-  PairTemplateKey key;
+  PairTemplateKey key;  // a contact pair's (default for a joint set's template)
+  std::string name;     // what it lowers: "plane-box (static plane)", "joint set hinge, limited"
   ResidualProgram program;
 };
 
@@ -55,15 +56,17 @@ PairTemplate lower_pair_template(const PairTemplateKey& key, const LowerOptions&
 
 // One pair of a program lowered by a template: where its inputs come from and where its
 // outputs go.
+// (A joint set's instance is one too: joint_templates.h; it has no geoms and has controls.)
 struct PairInstance {
-  int template_index = -1;          // into PairTemplates::templates
-  int geom_a = -1, geom_b = -1;     // Model geoms, canonical order
-  std::vector<int> bodies;          // the moving sim bodies, a's first (template order)
-  std::vector<int> rows;            // program constraint rows (lambda indices), template order
-  std::vector<int> friction_w;      // program friction-weight indices of its slots
-  std::vector<int> params;          // program parameter indices, template order
-  std::vector<int> terrain;         // a terrain pair's probe: program `terrain` input indices
-  std::vector<double> geom_inputs;  // [2·GeomInputs::kInputs] the geoms' constants
+  int template_index = -1;        // into PairTemplates::templates
+  int geom_a = -1, geom_b = -1;   // Model geoms, canonical order (-1: a joint set)
+  std::vector<int> bodies;        // the moving sim bodies, a's first (template order)
+  std::vector<int> rows;          // program constraint rows (lambda indices), template order
+  std::vector<int> friction_w;    // program friction-weight indices of its slots
+  std::vector<int> params;        // program parameter indices, template order
+  std::vector<int> terrain;       // a terrain pair's probe: program `terrain` input indices
+  std::vector<int> ctrl;          // program controls, template order (a joint set's)
+  std::vector<double> constants;  // its constants: a pair's geoms' (2·GeomInputs::kInputs)
   // The program's Ĵ entries of the template's, in the template's order (a program lowered
   // with LowerOptions::pair_templates; empty otherwise).
   std::vector<int> jhat_entries;
@@ -79,15 +82,18 @@ struct PairTemplates {
 PairTemplates pair_templates(const Model& model, const ResidualProgram& program,
                              const LowerOptions& options);
 
-// The templates of a program lowered with LowerOptions::pair_templates (lower.cpp): sets
-// program.pairs and appends the instances' Ĵ entries to the program's pattern (their values
-// in the jhat kernel are zeros).
-void attach_pair_templates(const Model& model, const LowerOptions& options,
-                           ResidualProgram& program);
+// Sets program.pairs to `templates` (those of a program lowered with LowerOptions::
+// pair_templates or joint_templates, lower.cpp) and appends the instances' Ĵ entries to the
+// program's pattern (their values in the jhat kernel are zeros).
+void attach_templates(PairTemplates templates, ResidualProgram& program);
+
+// "plane-box (static plane)", "mesh (hull of 8 vertices)-box, frictionless": a pair
+// template's types.
+std::string pair_template_name(const PairTemplateKey& key);
 
 // How one kernel of a program gathers an instance's inputs and adds its outputs:
 //   gather[i]   the program kernel's input the template kernel's input i is, or -1 - k for
-//               the instance's constant k (PairInstance::geom_inputs);
+//               the instance's constant k (PairInstance::constants);
 //   scatter[o]  the program kernel's output the template kernel's output o is added to.
 struct InstanceMap {
   std::vector<int> gather, scatter;

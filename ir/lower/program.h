@@ -140,8 +140,9 @@ struct ResidualProgram {
   Expr h;
   std::vector<Expr> terrain;   // [TerrainProbe::kInputs · terrain_probes.size()]
   std::vector<Expr> q_choose;  // [7·nsim]
-  // A per-type template's geom placements (ir/lower/pair_templates.h); empty for a model.
-  std::vector<Expr> geom_inputs;
+  // A per-type template's instance constants (kernel group "constants": a pair's geom
+  // placements, a joint set's anchors and axes; ir/lower/pair_templates.h); empty for a model.
+  std::vector<Expr> instance_inputs;
   // Extra inputs of some kernels.
   std::vector<Expr> friction_w;                    // [nfriction] frozen W (jhat, c_diag, diag_a)
   std::vector<Expr> tangent_u, tangent_lambda;     // jvp_exact

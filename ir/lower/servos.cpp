@@ -51,7 +51,10 @@ void add_implicit_law_row(Context& ctx, int joint, const std::string& label, Exp
   const Expr velocity = coordinate_increment(ctx.coord_minus[joint], ctx.coord_plus[joint]) / ctx.h;
   const Expr stiffness = ctx.h * kp + kd;
   const Expr e = velocity + (kp * ctx.coord_minus[joint].value() - tau0) / stiffness;
-  Row& row = ctx.add_compliant_row(RowKind::Servo, label, e, 1.0 / (ctx.h * stiffness), velocity);
+  Row& row =
+      ctx.options.uses_joint_templates()
+          ? ctx.add_placeholder_row(RowKind::Servo, label)
+          : ctx.add_compliant_row(RowKind::Servo, label, e, 1.0 / (ctx.h * stiffness), velocity);
   row.info.joint = joint;
   row.info.body = ctx.model.jnt_sim[joint];
   row.info.other = ctx.model.sim_parent[row.info.body];
@@ -60,7 +63,7 @@ void add_implicit_law_row(Context& ctx, int joint, const std::string& label, Exp
 void create_actuator_params(Context& ctx) {
   const Model& m = ctx.model;
   for (int a = 0; a < m.nu; ++a) {
-    const std::string name = named(m.act_name[a], "actuator", a);
+    const std::string name = actuator_param_suffix(m, a);
     ctx.actuator_params.push_back({ctx.param("gain:" + name, m.act_gain[a]),
                                    ctx.param("bias0:" + name, m.act_bias[3 * a]),
                                    ctx.param("bias1:" + name, m.act_bias[3 * a + 1]),
@@ -77,7 +80,7 @@ std::vector<SpringParams> spring_params(Context& ctx) {
   std::vector<SpringParams> out(m.njnt);
   for (int j = 0; j < m.njnt; ++j) {
     if (!has_coordinate(ctx, j) || (m.jnt_stiffness[j] == 0 && m.jnt_damping[j] == 0)) continue;
-    const std::string name = named(m.jnt_name[j], "joint", j);
+    const std::string name = joint_param_suffix(m, j);
     out[j] = {ctx.param("stiffness:" + name, m.jnt_stiffness[j]),
               ctx.param("damping:" + name, m.jnt_damping[j])};
   }
@@ -95,6 +98,14 @@ void note_unmodelled_joint_terms(Context& ctx) {
 }
 
 }  // namespace
+
+std::string joint_param_suffix(const Model& m, int joint) {
+  return named(m.jnt_name[joint], "joint", joint);
+}
+
+std::string actuator_param_suffix(const Model& m, int actuator) {
+  return named(m.act_name[actuator], "actuator", actuator);
+}
 
 void build_servo_rows(Context& ctx) {
   const Model& m = ctx.model;
@@ -127,7 +138,7 @@ void build_servo_rows(Context& ctx) {
   }
   for (int j = 0; j < m.njnt; ++j) {
     if (m.jnt_armature[j] == 0 || !has_coordinate(ctx, j)) continue;
-    const std::string name = named(m.jnt_name[j], "joint", j);
+    const std::string name = joint_param_suffix(m, j);
     const Expr rate = ctx.param("armature:" + name, m.jnt_armature[j]) / ctx.h;
     add_implicit_law_row(ctx, j, "armature '" + name + "'", ctx.g.constant(0.0), rate,
                          rate * ctx.joint_velocity_minus[j]);
@@ -138,6 +149,10 @@ void build_servo_rows(Context& ctx) {
 void build_joint_forces(Context& ctx) {
   const Model& m = ctx.model;
   note_unmodelled_joint_terms(ctx);
+  // Explicit springs' parameters are the program's whoever applies the forces.
+  const std::vector<SpringParams> springs =
+      ctx.options.implicit_joint_springs ? std::vector<SpringParams>{} : spring_params(ctx);
+  if (ctx.options.uses_joint_templates()) return;  // every force is on a joint set's template
   for (int a = 0; a < m.nu; ++a) {
     const int j = m.act_joint[a];
     if (!has_coordinate(ctx, j) || is_servo(m, a)) continue;
@@ -149,9 +164,7 @@ void build_joint_forces(Context& ctx) {
       force = clamp(force, ctx.actuators[a].force_lower, ctx.actuators[a].force_upper);
     ctx.joint_forces.push_back({j, g * force});
   }
-  if (ctx.options.implicit_joint_springs) return;
-  const std::vector<SpringParams> springs = spring_params(ctx);
-  for (int j = 0; j < m.njnt; ++j) {
+  for (int j = 0; j < static_cast<int>(springs.size()); ++j) {
     if (!springs[j].stiffness) continue;
     const Expr torque =
         -springs[j].stiffness * (ctx.coord_minus[j].value() - ctx.joints[j].springref) -

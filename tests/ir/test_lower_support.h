@@ -84,11 +84,12 @@ inline ir::ResidualProgram lower(const Model& model, const ir::LowerOptions& opt
   return std::move(*prog);
 }
 
-// The model lowered with every contact pair's rows written out in the program's kernels
-// (not as per-type templates, the default; ir/lower/pair_templates.h).
+// The model lowered with every contact pair's and joint set's rows written out in the
+// program's kernels (not as per-type templates, the default; ir/lower/pair_templates.h,
+// ir/lower/joint_templates.h).
 inline ir::ResidualProgram lower_unrolled(const Model& model) {
   ir::LowerOptions options;
-  options.pair_templates = false;
+  options.pair_templates = options.joint_templates = false;
   return lower(model, options);
 }
 

@@ -483,3 +483,46 @@ TEST_CASE(
   }
   CHECK(slots == prog.slots.size());
 }
+
+// The joint sets' templates of a program lowered with templates (the default): name ->
+// instances.
+std::map<std::string, int> joint_set_instances(const ir::ResidualProgram& prog) {
+  std::map<std::string, int> out;
+  REQUIRE(prog.pairs != nullptr);
+  for (const ir::PairInstance& instance : prog.pairs->instances) {
+    const ir::PairTemplate& t = prog.pairs->templates[instance.template_index];
+    if (instance.geom_a < 0) ++out[t.name];
+  }
+  return out;
+}
+
+TEST_CASE("joint templates: every kind of joint set gives the unrolled kernels") {
+  // Ball, slides and a hinge, three hinges, a skew pair, hinge then slide, two hinges on a
+  // free body, a slide on the world; limits, springs, armature, motors (one clamped) and
+  // servos; a planar joint, a slanted prismatic one and a damped continuous one (URDF).
+  check_templated_program(scene("joint_kinds.xml"));
+  check_templated_program(std::string(TALON_TEST_DATA_DIR) + "/urdf/planar_chain.urdf");
+  check_templated_program(scene("pendulums.xml"));
+}
+
+TEST_CASE("joint templates: one template per kind of joint set, whatever its numbers") {
+  // Four pendulums differing in anchor, axis, range, gain and pose: one kind.
+  const std::map<std::string, int> pendulums =
+      joint_set_instances(lower(load(scene("pendulums.xml"))));
+  REQUIRE(pendulums.size() == 1);
+  CHECK(pendulums.begin()->second == 4);
+  CHECK(pendulums.begin()->first == "hinge (limited), on the world, 1 actuator");
+  if (!std::filesystem::exists(kHumanoid))
+    TALON_SKIP("MuJoCo's humanoid.xml is not installed (Debian's libmujoco-samples)");
+  // 22 humanoids have the kinds of one, each 22 times.
+  const std::map<std::string, int> one = joint_set_instances(lower(load(kHumanoid)));
+  const std::string many_path =
+      std::filesystem::path(kHumanoid).replace_filename("22_humanoids.xml").string();
+  if (!std::filesystem::exists(many_path)) TALON_SKIP("22_humanoids.xml is not installed");
+  const std::map<std::string, int> many = joint_set_instances(lower(load(many_path)));
+  REQUIRE(many.size() == one.size());
+  for (const auto& [name, instances] : one) {
+    INFO(name);
+    CHECK(many.at(name) == 22 * instances);
+  }
+}

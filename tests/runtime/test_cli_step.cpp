@@ -45,8 +45,10 @@ std::vector<std::vector<double>> read_csv_numbers(const std::string& text, bool 
 }
 
 // The numbers of the first array after "key": in a JSON text.
-std::vector<double> json_array(const std::string& json, const std::string& key) {
-  const std::size_t at = json.find("\"" + key + "\":[");
+// The numbers of the array `key` at or after `from` (the first one by default).
+std::vector<double> json_array(const std::string& json, const std::string& key,
+                               std::size_t from = 0) {
+  const std::size_t at = json.find("\"" + key + "\":[", from);
   if (at == std::string::npos) return {};
   const std::size_t begin = json.find('[', at) + 1;
   std::vector<double> numbers;
@@ -54,6 +56,17 @@ std::vector<double> json_array(const std::string& json, const std::string& key) 
   std::string field;
   while (std::getline(fields, field, ',')) numbers.push_back(std::stod(field));
   return numbers;
+}
+
+// The numbers of every array `key` (each body's "com", say), one after the other.
+std::vector<double> json_arrays(const std::string& json, const std::string& key) {
+  std::vector<double> out;
+  for (std::size_t at = json.find("\"" + key + "\":["); at != std::string::npos;
+       at = json.find("\"" + key + "\":[", at + 1)) {
+    const std::vector<double> numbers = json_array(json, key, at);
+    out.insert(out.end(), numbers.begin(), numbers.end());
+  }
+  return out;
 }
 
 }  // namespace
@@ -182,6 +195,31 @@ TEST_CASE("talon simulate: per-type contact code (the default) runs as --no-pair
   REQUIRE(expected.size() == 3);
   REQUIRE(got.size() == 3);
   for (int i = 0; i < 3; ++i) CHECK(got[i] == Approx(expected[i]).margin(1e-12));
+}
+
+TEST_CASE("talon simulate: per-type joint code (the default) runs as --no-templates",
+          "[runtime][cli]") {
+  // Every kind of joint set, driven by a motor (clamped), a position and a velocity servo and
+  // a general actuator with a force range, through the unit's template loops. (The joint
+  // sets' share of the mass kernel's ũ does not move a converged step; it is checked with the
+  // other kernels in tests/ir/test_pair_templates.cpp.)
+  const std::string scenes = std::string(TALON_TEST_DATA_DIR) + "/scenes/";
+  const std::string run =
+      scenes + "joint_kinds.xml --dt 0.02 --steps 10 --json --ctrl " + scenes + "joint_kinds.csv";
+  const CliResult unrolled = simulate(run + " --no-templates");
+  const CliResult templated = simulate(run);
+  INFO(unrolled.err << templated.err);
+  REQUIRE(unrolled.status == 0);
+  REQUIRE(templated.status == 0);
+  for (const char* key : {"com", "quat", "linvel"}) {
+    INFO(key);
+    const std::vector<double> expected = json_arrays(unrolled.out, key);
+    const std::vector<double> got = json_arrays(templated.out, key);
+    REQUIRE(expected.size() == got.size());
+    REQUIRE(expected.size() >= 8 * 3);  // eight bodies
+    for (std::size_t i = 0; i < expected.size(); ++i)
+      CHECK(got[i] == Approx(expected[i]).margin(1e-10));
+  }
 }
 
 TEST_CASE("control CSV files", "[runtime][cli]") {

@@ -80,7 +80,8 @@ std::string bodies_in_a_row(int count, const std::string& geom, bool floor) {
 }  // namespace
 
 TEST_CASE("model units are strict C99 in double and single precision", "[runtime][unit]") {
-  // (file, f32, with the Newton trace, contact pairs as templates with the backward step)
+  // (file, f32, with the Newton trace, contact pairs and joint sets as templates with the
+  // backward step)
   const auto [file, floating, traced, templates] =
       GENERATE(table<const char*, bool, bool, bool>({{"sphere_drop.xml", false, false, false},
                                                      {"sliding_box.xml", false, false, false},
@@ -88,13 +89,14 @@ TEST_CASE("model units are strict C99 in double and single precision", "[runtime
                                                      {"cartpole.urdf", false, true, false},
                                                      {"sliding_box.xml", true, true, false},
                                                      {"push_box.xml", false, false, true},
+                                                     {"double_pendulum.urdf", false, false, true},
                                                      {"push_box.xml", true, true, true}}));
   codegen::ModelUnitOptions options;
   options.name = "unit_under_test";
   if (floating) options.precision = ir::CPrecision::Float;
   if (traced) options.solver.trace_capacity = 40;
   ir::LowerOptions lower;
-  lower.pair_templates = templates;
+  lower.pair_templates = lower.joint_templates = templates;
   if (templates) options.solver.adjoint_iterations = 16;
   const Generated g = generate(file, options, lower);
   CHECK((g.unit.source.find("talon_pair0_residual_add") != std::string::npos) == templates);
@@ -216,14 +218,15 @@ TEST_CASE("the CUDA rendering of a unit compiles with NVRTC", "[runtime][unit][c
   TALON_SKIP("no CUDA toolkit at configure time: no NVRTC to compile the unit with");
 #else
   const bool floating = GENERATE(false, true);
-  const bool templates = GENERATE(false, true);  // contact pairs as templates (issue #16)
+  // Contact pairs and joint sets as templates (issue #16): the pushed box has both.
+  const bool templates = GENERATE(false, true);
   codegen::ModelUnitOptions options;
   options.name = "box";
   options.target = codegen::UnitTarget::Cuda;
   if (floating) options.precision = ir::CPrecision::Float;
   ir::LowerOptions lower;
-  lower.pair_templates = templates;
-  const Generated g = generate("sliding_box.xml", options, lower);
+  lower.pair_templates = lower.joint_templates = templates;
+  const Generated g = generate(templates ? "push_box.xml" : "sliding_box.xml", options, lower);
   CHECK((g.unit.source.find("talon_pair0_residual_add") != std::string::npos) == templates);
   Expected<std::string> ptx = codegen::nvrtc_compile(g.unit.source);
   INFO(ptx.diagnostics().format());
