@@ -31,7 +31,7 @@ bool measure(const std::string& path) {
   }
   auto start = std::chrono::steady_clock::now();
   talon::ir::LowerOptions unrolled;
-  unrolled.pair_templates = unrolled.joint_templates = false;
+  unrolled.set_templates(false);
   talon::Expected<talon::ir::ResidualProgram> prog = talon::ir::lower_model(*model, unrolled);
   if (!prog) {
     std::fprintf(stderr, "%s", prog.diagnostics().format().c_str());

@@ -182,7 +182,7 @@ int run(const GradcheckArgs& args) {
   Expected<Model> model = load_for_cli(args.model, args.json);
   if (!model) return 1;
   ir::LowerOptions lower;
-  lower.pair_templates = lower.joint_templates = args.templates;
+  lower.set_templates(args.templates);
   Expected<ir::ResidualProgram> program = with_elapsed_progress(
       "talon gradcheck: lowering the model", [&] { return ir::lower_model(*model, lower); });
   for (const Diagnostic& d : program.diagnostics().items())

@@ -24,15 +24,15 @@ struct TemplateSummary {
   std::size_t instructions = 0;
 };
 
-// The contact pairs' templates (joint_sets false) or the joint sets' (true).
+// The templates of one kind.
 std::vector<TemplateSummary> template_summaries(const ir::ResidualProgram& program,
-                                                bool joint_sets) {
+                                                ir::TemplateKind kind) {
   std::vector<TemplateSummary> out;
   if (!program.pairs) return out;
   std::vector<int> summary_of(program.pairs->templates.size(), -1);
   for (std::size_t i = 0; i < program.pairs->templates.size(); ++i) {
     const ir::PairTemplate& t = program.pairs->templates[i];
-    if (t.program.slots.empty() != joint_sets) continue;  // a joint set's has no contact slot
+    if (t.kind != kind) continue;
     summary_of[i] = static_cast<int>(out.size());
     out.push_back({t.name, 0, t.program.stats.instructions()});
   }
@@ -95,8 +95,12 @@ void print_json(const Model& model, const ir::ResidualProgram& program) {
     json.end_object();
   }
   json.end_array();
-  json_templates(json, "pair_templates", "pairs", template_summaries(program, false));
-  json_templates(json, "joint_templates", "joint_set", template_summaries(program, true));
+  json_templates(json, "pair_templates", "pairs",
+                 template_summaries(program, ir::TemplateKind::Pair));
+  json_templates(json, "joint_templates", "joint_set",
+                 template_summaries(program, ir::TemplateKind::JointSet));
+  json_templates(json, "body_templates", "bodies",
+                 template_summaries(program, ir::TemplateKind::Body));
   json.key("notes").array(program.notes);
   json.end_object();
   std::cout << json.str() << '\n';
@@ -123,9 +127,11 @@ void print_text(const Model& model, const ir::ResidualProgram& program) {
               << std::setprecision(4) << k.tree_nodes << std::setw(16) << k.dag_nodes
               << std::setw(14) << k.instructions << '\n';
   print_templates("pair templates (each generated once, looped over its pairs):", "pairs",
-                  template_summaries(program, false));
+                  template_summaries(program, ir::TemplateKind::Pair));
   print_templates("joint set templates (each generated once, looped over its bodies):", "joint set",
-                  template_summaries(program, true));
+                  template_summaries(program, ir::TemplateKind::JointSet));
+  print_templates("body templates (each body's own dynamics, looped over the bodies):", "bodies",
+                  template_summaries(program, ir::TemplateKind::Body));
 }
 
 }  // namespace
@@ -154,7 +160,7 @@ void add_ir_command(CLI::App& app, int& exit_code) {
     // Per-kernel sizes are what `talon ir` is for; the lowering skips them by default.
     ir::LowerOptions options;
     options.kernel_stats = true;
-    options.pair_templates = options.joint_templates = args->templates;
+    options.set_templates(args->templates);
     Expected<ir::ResidualProgram> program = ir::lower_model(*model, options);
     for (const Diagnostic& d : program.diagnostics().items())
       if (d.severity == Severity::Error || !json) std::cerr << d.format() << '\n';

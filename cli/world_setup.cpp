@@ -27,7 +27,7 @@ std::optional<CliSimulation> create_simulation(Model model, const SimulationArgs
   options.solver = args.solver;
   options.threads = args.threads;
   options.param_overrides = args.params;
-  options.lower.pair_templates = options.lower.joint_templates = args.templates;
+  options.lower.set_templates(args.templates);
   Expected<Simulator> sim = with_elapsed_progress(
       "talon: compiling the model", [&] { return Simulator::create(std::move(model), options); });
   print_diagnostics(sim.diagnostics(), quiet_notes);

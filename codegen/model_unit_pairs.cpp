@@ -22,10 +22,14 @@ std::string template_function(int t, const UnitKernel& k) {
   return "pair" + std::to_string(t) + "_" + k.name;
 }
 
-// Whether template t has a share of unit kernel K (a contact pair's template has none of the
-// per-body `mass`; a joint set's moves ũ).
+// Whether template t has a share of unit kernel K: a contact pair's template has none of the
+// per-body `mass`, a joint set's moves ũ, the bodies' has no rows to linearise.
 bool template_has_share(const ir::PairTemplate& t, const UnitKernel& k) {
-  return t.program.find_kernel(k.kernels.front()) != nullptr;
+  std::size_t outputs = 0;
+  for (const char* name : k.kernels)
+    if (const ir::Kernel* kernel = t.program.find_kernel(name))
+      outputs += kernel->function.outputs.size();
+  return outputs > 0;
 }
 
 bool has_template_share(const ir::ResidualProgram& program, const UnitKernel& k) {

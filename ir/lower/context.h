@@ -260,9 +260,11 @@ struct Dynamics {
   std::vector<Expr> mass;      // the mass kernel's outputs [20n]
 };
 Dynamics build_dynamics(Context& ctx);
-// What a joint set's template adds to its bodies' dynamics (joint_templates.cpp): to r_dyn
-// −h J_θᵀτ − Σ Jᵀλ, to the mass kernel's ũ h M̃⁻¹ J_θᵀτ (zeros elsewhere).
-Dynamics joint_set_share(Context& ctx);
+// What the context's rows and joint forces add to their bodies' dynamics: to r_dyn
+// −h J_θᵀτ − Σ Jᵀλ, to the mass kernel's ũ h M̃⁻¹ J_θᵀτ (zeros elsewhere). A joint set's
+// template's share (joint_templates.cpp), and a program's dynamics when its bodies' own are
+// a template's (body_templates.h): with build_dynamics' body terms, build_dynamics.
+Dynamics constraint_share(Context& ctx);
 
 // Σ (∂ρ/∂u⁺)ᵀλ over the rows' geometric measures plus the explicit friction impulses, per u
 // entry [6·nsim]: what the constraints put into r_dyn.

@@ -46,7 +46,7 @@ std::vector<Expr> constraint_impulses(const Context& ctx) {
   return total;
 }
 
-Dynamics joint_set_share(Context& ctx) {
+Dynamics constraint_share(Context& ctx) {
   const int n = ctx.model.nsim;
   const std::vector<Expr> joint_forces = joint_generalized_forces(ctx);
   const std::vector<Expr> impulses = constraint_impulses(ctx);

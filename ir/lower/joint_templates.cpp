@@ -167,13 +167,14 @@ std::vector<Expr*> instance_expressions(Context& ctx, JointSet& set) {
 PairTemplate lower_joint_template(const Model& model, const JointSet& set,
                                   const JointTemplateKey& key, const LowerOptions& options) {
   PairTemplate t;
+  t.kind = TemplateKind::JointSet;
   t.name = template_name(key);
   ResidualProgram& prog = t.program;
   prog.graph = std::make_unique<Graph>();
   const Model m = template_model(model, set);
   LowerOptions own = options;
   own.fold_params = false;  // the parameters are the instance's inputs
-  own.pair_templates = own.joint_templates = false;
+  own.set_templates(false);
   Context ctx(m, own, *prog.graph);
   build_state(ctx);
   build_joint_sets(ctx);
@@ -188,7 +189,7 @@ PairTemplate lower_joint_template(const Model& model, const JointSet& set,
   build_servo_rows(ctx);
   build_joint_forces(ctx);
   TALON_INTERNAL_ASSERT(!ctx.diag.has_errors(), "a joint set template failed to lower");
-  build_kernels(ctx, joint_set_share(ctx), prog, KernelSet::Template);
+  build_kernels(ctx, constraint_share(ctx), prog, KernelSet::Template);
   fill_metadata(ctx, prog);
   if (options.kernel_stats) compute_kernel_stats(prog);
   return t;

@@ -60,7 +60,10 @@ class KernelBuilder {
   ResidualProgram& prog_;
 };
 
+// q⁺ per body; zeros where the bodies' template adds it (LowerOptions::body_templates).
 std::vector<Expr> q_plus(const Context& ctx) {
+  if (ctx.options.uses_body_templates())
+    return std::vector<Expr>(7 * ctx.bodies.size(), ctx.g.constant(0.0));
   std::vector<Expr> out;
   for (const BodyState& b : ctx.bodies) {
     const Frame& f = b.plus;

@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "ir/lower/body_templates.h"
 #include "ir/lower/context.h"
 #include "ir/lower/joint_templates.h"
 #include "ir/lower/kernels.h"
@@ -68,12 +69,15 @@ Expected<ResidualProgram> lower_model(const Model& model, const LowerOptions& op
   lower::build_servo_rows(ctx);
   if (ctx.diag.has_errors()) return ctx.diag;
   lower::build_joint_forces(ctx);
-  const lower::Dynamics dynamics = lower::build_dynamics(ctx);
+  // With body templates the bodies' own terms are the template's; the rows' and forces' stay.
+  const lower::Dynamics dynamics =
+      options.uses_body_templates() ? lower::constraint_share(ctx) : lower::build_dynamics(ctx);
   lower::build_kernels(ctx, dynamics, prog);
   lower::fill_metadata(ctx, prog);
   PairTemplates templates;
   if (options.uses_pair_templates()) templates = pair_templates(model, prog, options);
   if (options.uses_joint_templates()) lower::add_joint_templates(ctx, prog, templates);
+  if (options.uses_body_templates()) lower::add_body_templates(ctx, prog, templates);
   attach_templates(std::move(templates), prog);
   prog.stats.graph_nodes = prog.graph->num_nodes();
   prog.stats.blocks = prog.blocks;

@@ -80,6 +80,13 @@ struct LowerOptions {
   // per body.
   bool joint_templates = true;
   bool uses_joint_templates() const { return joint_templates && !fold_params; }
+  // The same for the sim bodies (ir/lower/body_templates.h): each body's own dynamics rows
+  // (M̃(u⁺ − u⁻) − h(mg − ω × Iω)), its mass kernel's outputs and its pose q⁺, lowered once
+  // as a template of one free body evaluated per body.
+  bool body_templates = true;
+  bool uses_body_templates() const { return body_templates && !fold_params; }
+  // Every kind of template on or off (`--templates` / `--no-templates`).
+  void set_templates(bool on) { pair_templates = joint_templates = body_templates = on; }
   // Fill LowerStats::kernels (DAG and tree sizes per kernel, for `talon ir`). It walks every
   // kernel once more: about a third of the lowering time of a large model.
   bool kernel_stats = false;

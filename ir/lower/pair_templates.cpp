@@ -157,8 +157,8 @@ PairTemplate lower_pair_template(const PairTemplateKey& key, const LowerOptions&
   prog.graph = std::make_unique<Graph>();
   const Model model = template_model(key);
   LowerOptions unfolded = options;
-  unfolded.fold_params = false;  // the parameters are the instance's inputs
-  unfolded.pair_templates = unfolded.joint_templates = false;  // its own rows are what it is
+  unfolded.fold_params = false;   // the parameters are the instance's inputs
+  unfolded.set_templates(false);  // its own rows are what it is
   lower::Context ctx(model, unfolded, *prog.graph);
   lower::build_state(ctx);
   for (int i = 0; i < 2; ++i) ctx.geoms[i] = geom_input_variables(ctx.g, i, ctx.instance_inputs);
@@ -235,7 +235,8 @@ std::vector<int> group_entries(const ResidualProgram& program, const PairInstanc
   for (const char* group :
        {"lambda", "tangent_lambda", "cotangent_con", "r_con", "merit", "c_diag", "diag_a"})
     if (name == group) return instance.rows;
-  if (name == "q_minus" || name == "q_choose") return body_entries(7);
+  if (name == "q_minus" || name == "q_choose" || name == "q_plus" || name == "cotangent_q")
+    return body_entries(7);
   if (name == "jvp" || name == "vjp") {  // [r_dyn; r_con] or [u⁺; λ]
     std::vector<int> out = body_entries(6);
     for (int row : instance.rows) out.push_back(program.ndyn() + row);

@@ -46,8 +46,13 @@ struct PairTemplateKey {
 // then two friction rows a slot; params; h; friction_w; a terrain pair's probe), with no
 // ctrl, and `geom_inputs`: GeomInputs of a, then of b. Its r_dyn is what its rows add to their
 // bodies' r_dyn, −Σ Jᵀλ; everything else means what the program's does, for the pair's rows.
+// What a template lowers: a contact pair (here), a joint set (joint_templates.h) or a sim
+// body's own dynamics (body_templates.h).
+enum class TemplateKind { Pair, JointSet, Body };
+
 struct PairTemplate {
-  PairTemplateKey key;  // a contact pair's (default for a joint set's template)
+  TemplateKind kind = TemplateKind::Pair;
+  PairTemplateKey key;  // a contact pair's (default for the other kinds)
   std::string name;     // what it lowers: "plane-box (static plane)", "joint set hinge, limited"
   ResidualProgram program;
 };

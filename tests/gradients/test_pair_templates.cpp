@@ -40,7 +40,7 @@ struct Run {
 // weighs every entry of the final state.
 Run run(const Model& model, bool templates, double ctrl) {
   SimulatorOptions options = testing::gradient_options();
-  options.lower.pair_templates = options.lower.joint_templates = templates;
+  options.lower.set_templates(templates);
   // The two units' steps differ by round-off, so both forwards stop within the convergence
   // tolerance of the same root and their adjoints solve to this tolerance: what is left is
   // the gradient's change with a state that moved by ~1e-11 (measured: 6e-8 of the largest

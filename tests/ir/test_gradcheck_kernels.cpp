@@ -107,7 +107,7 @@ TEST_CASE("gradcheck: kernels of programs lowered without pair templates") {
       Expected<Model> model = load_model(std::string(TALON_MODELS_DIR) + "/" + name, load);
       REQUIRE(model.ok());
       ir::LowerOptions options;
-      options.pair_templates = options.joint_templates = false;
+      options.set_templates(false);
       const ir::ResidualProgram prog = lower(*model, options);
       REQUIRE(prog.pairs == nullptr);
       check_kernels(prog, 2, 12, 48);

@@ -89,7 +89,7 @@ inline ir::ResidualProgram lower(const Model& model, const ir::LowerOptions& opt
 // ir/lower/joint_templates.h).
 inline ir::ResidualProgram lower_unrolled(const Model& model) {
   ir::LowerOptions options;
-  options.pair_templates = options.joint_templates = false;
+  options.set_templates(false);
   return lower(model, options);
 }
 

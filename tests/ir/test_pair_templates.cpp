@@ -491,7 +491,7 @@ std::map<std::string, int> joint_set_instances(const ir::ResidualProgram& prog) 
   REQUIRE(prog.pairs != nullptr);
   for (const ir::PairInstance& instance : prog.pairs->instances) {
     const ir::PairTemplate& t = prog.pairs->templates[instance.template_index];
-    if (instance.geom_a < 0) ++out[t.name];
+    if (t.kind == ir::TemplateKind::JointSet) ++out[t.name];
   }
   return out;
 }
@@ -524,5 +524,27 @@ TEST_CASE("joint templates: one template per kind of joint set, whatever its num
   for (const auto& [name, instances] : one) {
     INFO(name);
     CHECK(many.at(name) == 22 * instances);
+  }
+}
+
+TEST_CASE("body templates: one template serves every body of a model") {
+  // The pile's six free bodies and the wheeled robot's chassis, wheels and caster: one
+  // template each model, one instance per sim body (its kernels are compared with the
+  // unrolled ones above, with the pairs' and joint sets').
+  for (const char* name : {"primitive_pile.xml", "three_wheeler_scene.xml"}) {
+    INFO(name);
+    const Model model = load(shipped(name));
+    const ir::ResidualProgram prog = lower(model);
+    REQUIRE(prog.pairs != nullptr);
+    int templates = 0, instances = 0;
+    for (const ir::PairTemplate& t : prog.pairs->templates)
+      templates += t.kind == ir::TemplateKind::Body;
+    for (const ir::PairInstance& instance : prog.pairs->instances)
+      if (prog.pairs->templates[instance.template_index].kind == ir::TemplateKind::Body) {
+        CHECK(instance.bodies == std::vector<int>{instances});
+        ++instances;
+      }
+    CHECK(templates == 1);
+    CHECK(instances == model.nsim);
   }
 }

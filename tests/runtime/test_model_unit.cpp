@@ -96,7 +96,7 @@ TEST_CASE("model units are strict C99 in double and single precision", "[runtime
   if (floating) options.precision = ir::CPrecision::Float;
   if (traced) options.solver.trace_capacity = 40;
   ir::LowerOptions lower;
-  lower.pair_templates = lower.joint_templates = templates;
+  lower.set_templates(templates);
   if (templates) options.solver.adjoint_iterations = 16;
   const Generated g = generate(file, options, lower);
   CHECK((g.unit.source.find("talon_pair0_residual_add") != std::string::npos) == templates);
@@ -225,7 +225,7 @@ TEST_CASE("the CUDA rendering of a unit compiles with NVRTC", "[runtime][unit][c
   options.target = codegen::UnitTarget::Cuda;
   if (floating) options.precision = ir::CPrecision::Float;
   ir::LowerOptions lower;
-  lower.pair_templates = lower.joint_templates = templates;
+  lower.set_templates(templates);
   const Generated g = generate(templates ? "push_box.xml" : "sliding_box.xml", options, lower);
   CHECK((g.unit.source.find("talon_pair0_residual_add") != std::string::npos) == templates);
   Expected<std::string> ptx = codegen::nvrtc_compile(g.unit.source);
