@@ -240,6 +240,8 @@ class Context {
 // "knee" or "joint3", "motor" or "actuator2" for an unnamed one: the suffix of a joint's or
 // an actuator's parameters' names (servos.cpp).
 std::string joint_param_suffix(const Model& model, int joint);
+// An actuator with a servo's law (b₁ < 0 or b₂ < 0): a row, not an explicit force (servos.cpp).
+bool is_servo_actuator(const Model& model, int actuator);
 std::string actuator_param_suffix(const Model& model, int actuator);
 
 // "floor", or "geom3" for an unnamed geom: the suffix of its parameters' names.
@@ -293,6 +295,9 @@ std::vector<Vec3> orthogonal_complement(const std::vector<Vec3>& axes);
 
 // joint_coordinates.cpp: coord_minus, coord_plus and joint_velocity_minus.
 void build_joint_coordinates(Context& ctx);
+// The sign σ of a three-hinge set's third axis along a₁ × a₂ (structure, not an input: it
+// selects the formula's factor; joint templates key on it).
+double third_axis_sign(const Model& m, const JointSet& set);
 // θ⁺ − θ⁻ without the ±π wrap of atan2.
 Expr coordinate_increment(const Coordinate& minus, const Coordinate& plus);
 

@@ -36,13 +36,6 @@ Coordinate angle(Expr y, Expr x, double factor, Expr offset) {
   return c;
 }
 
-// The sign σ of a third hinge's axis along a₁ × a₂ (structure, not an input: it selects the
-// formula's factor).
-double third_axis_sign(const Model& m, const JointSet& set) {
-  const Vec3 e3 = m.jnt_axis[set.hinges[0]].cross(m.jnt_axis[set.hinges[1]]);
-  return m.jnt_axis[set.hinges[2]].dot(e3) < 0 ? -1.0 : 1.0;
-}
-
 void hinge_coordinates(Context& ctx, const JointSet& set, Time t, std::vector<Coordinate>& out) {
   const Q4 q_rel = joint_relative_rotation(ctx, set, t);
   const auto& hinges = set.hinges;
@@ -123,6 +116,11 @@ void build_joint_coordinates(Context& ctx) {
   // θ̇ = (∂θ/∂q) G(q) u, one forward sweep for every joint.
   const std::vector<Expr> rates = jvp(values, ctx.q_minus, state_rate_minus(ctx));
   for (std::size_t k = 0; k < joints.size(); ++k) ctx.joint_velocity_minus[joints[k]] = rates[k];
+}
+
+double third_axis_sign(const Model& m, const JointSet& set) {
+  const Vec3 e3 = m.jnt_axis[set.hinges[0]].cross(m.jnt_axis[set.hinges[1]]);
+  return m.jnt_axis[set.hinges[2]].dot(e3) < 0 ? -1.0 : 1.0;
 }
 
 Expr coordinate_increment(const Coordinate& minus, const Coordinate& plus) {

@@ -10,10 +10,6 @@ namespace {
 
 constexpr int kLimited = 1, kSprung = 2, kArmature = 4;
 
-bool is_servo(const Model& m, int a) {
-  return m.act_bias[3 * a + 1] < 0 || m.act_bias[3 * a + 2] < 0;
-}
-
 // The actuators on the set's joints, in actuator order.
 std::vector<int> set_actuators(const Model& m, const JointSet& set) {
   std::vector<int> out;
@@ -39,14 +35,11 @@ JointTemplateKey template_key(const Context& ctx, const JointSet& set) {
                         (m.jnt_armature[j] != 0 ? kArmature : 0));
   }
   for (int a : set_actuators(m, set))
-    key.actuators.push_back({place_in_set(set, m.act_joint[a]), is_servo(m, a) ? 1 : 0,
+    key.actuators.push_back({place_in_set(set, m.act_joint[a]), is_servo_actuator(m, a) ? 1 : 0,
                              m.act_ctrl_limited[a] ? 1 : 0, m.act_force_limited[a] ? 1 : 0});
   key.parent_static = set.parent < 0;
   key.skew = set.skew;
-  if (set.hinges.size() == 3) {
-    const Vec3 e3 = m.jnt_axis[set.hinges[0]].cross(m.jnt_axis[set.hinges[1]]);
-    key.third_axis_sign = m.jnt_axis[set.hinges[2]].dot(e3) < 0 ? -1 : 1;
-  }
+  if (set.hinges.size() == 3) key.third_axis_sign = static_cast<int>(third_axis_sign(m, set));
   return key;
 }
 

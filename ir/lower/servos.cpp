@@ -30,10 +30,6 @@ std::string named(const std::string& name, const char* kind, int index) {
   return name.empty() ? kind + std::to_string(index) : name;
 }
 
-bool is_servo(const Model& m, int a) {
-  return m.act_bias[3 * a + 1] < 0 || m.act_bias[3 * a + 2] < 0;
-}
-
 bool has_coordinate(const Context& ctx, int joint) {
   const JointType t = ctx.model.jnt_type[joint];
   return (t == JointType::Hinge || t == JointType::Slide) && ctx.joint_set_of_joint[joint] >= 0;
@@ -99,6 +95,10 @@ void note_unmodelled_joint_terms(Context& ctx) {
 
 }  // namespace
 
+bool is_servo_actuator(const Model& m, int actuator) {
+  return m.act_bias[3 * actuator + 1] < 0 || m.act_bias[3 * actuator + 2] < 0;
+}
+
 std::string joint_param_suffix(const Model& m, int joint) {
   return named(m.jnt_name[joint], "joint", joint);
 }
@@ -119,7 +119,7 @@ void build_servo_rows(Context& ctx) {
                           " joint (actuators need a hinge or slide joint)");
       continue;
     }
-    if (!is_servo(m, a)) continue;
+    if (!is_servo_actuator(m, a)) continue;
     if (m.act_force_limited[a]) ctx.note("forcerange of servo actuators is not enforced");
     const Context::ActuatorParams& p = ctx.actuator_params[a];
     const Expr g = ctx.actuators[a].gear;
@@ -155,7 +155,7 @@ void build_joint_forces(Context& ctx) {
   if (ctx.options.uses_joint_templates()) return;  // every force is on a joint set's template
   for (int a = 0; a < m.nu; ++a) {
     const int j = m.act_joint[a];
-    if (!has_coordinate(ctx, j) || is_servo(m, a)) continue;
+    if (!has_coordinate(ctx, j) || is_servo_actuator(m, a)) continue;
     const Context::ActuatorParams& p = ctx.actuator_params[a];
     const Expr g = ctx.actuators[a].gear;
     Expr force = p.gain * clamped_ctrl(ctx, a) + p.bias0 + p.bias1 * ctx.coord_minus[j].value() +
