@@ -9,6 +9,18 @@
 //     out[scatter[i][o]] += tout[o];
 // with the gather and scatter tables of ir::instance_map, so the code of the contacts and
 // joints grows with their types and the tables with their instances.
+//
+// The tables are stored as runs. An instance's gathers are a few blocks of consecutive
+// indices (a body's q, its u, the rows of a joint, its constants −1, −2, ...), placed the same
+// way in every instance of a template; only where each block starts differs. So a table is
+// one layout per template and kernel, `runs` (where each run begins, the same for every
+// instance), and one start per instance and run: index k of run r is start + (k − begin_r),
+// or start − (k − begin_r) for a run of constants (start < 0). An instance's constants are a
+// row of the template's constants table, each distinct row stored once (a robot copied 22
+// times has each pair's geometry 22 times); `constant_row` gives an instance's row.
+#include <bit>
+#include <cstdint>
+#include <map>
 #include <sstream>
 
 #include "codegen/model_unit_parts.h"
@@ -67,34 +79,92 @@ InstanceTables instance_tables(const ir::ResidualProgram& program, int template_
   return tables;
 }
 
-std::vector<double> instance_constants(const ir::ResidualProgram& program, int template_index) {
-  std::vector<double> out;
-  for (const ir::PairInstance& instance : program.pairs->instances)
-    if (instance.template_index == template_index)
-      out.insert(out.end(), instance.constants.begin(), instance.constants.end());
+// The constants of a template's instances, each distinct list once (a robot copied 22 times
+// has each pair's geometry 22 times): `rows` the distinct lists, flattened, and `row_of` the
+// list each instance reads, in instance order.
+struct ConstantRows {
+  std::vector<double> rows;
+  std::vector<int> row_of;
+};
+
+ConstantRows instance_constants(const ir::ResidualProgram& program, int template_index) {
+  ConstantRows out;
+  // Keyed by the values' bits: equal lists are equal bit for bit (and NaN cannot unorder it).
+  std::map<std::vector<std::uint64_t>, int> row_of_bits;
+  for (const ir::PairInstance& instance : program.pairs->instances) {
+    if (instance.template_index != template_index) continue;
+    std::vector<std::uint64_t> bits;
+    for (double value : instance.constants) bits.push_back(std::bit_cast<std::uint64_t>(value));
+    const auto [found, inserted] =
+        row_of_bits.emplace(std::move(bits), static_cast<int>(row_of_bits.size()));
+    if (inserted)
+      out.rows.insert(out.rows.end(), instance.constants.begin(), instance.constants.end());
+    out.row_of.push_back(found->second);
+  }
   return out;
+}
+
+// One table as runs (see the top of this file): `begin` has a run's first index per run and
+// then the table's width; `starts` one index per instance and run.
+struct RunTable {
+  std::vector<int> begin, starts;
+  int runs() const { return static_cast<int>(begin.size()) - 1; }
+};
+
+// Whether `value` continues the run of `previous`: the next index, or the next constant
+// (constant k is −1 − k, so they count down).
+bool continues_run(int previous, int value) {
+  return previous >= 0 ? value == previous + 1 : value == previous - 1;
+}
+
+// `flat` (`count` instances of `width` entries) as runs: a run breaks wherever it breaks in
+// any instance.
+RunTable run_table(const std::vector<int>& flat, int width, int count) {
+  RunTable t;
+  for (int k = 0; k < width; ++k) {
+    bool breaks = k == 0;
+    for (int i = 0; i < count && !breaks; ++i)
+      breaks = !continues_run(flat[i * width + k - 1], flat[i * width + k]);
+    if (breaks) t.begin.push_back(k);
+  }
+  t.begin.push_back(width);
+  for (int i = 0; i < count; ++i)
+    for (int r = 0; r < t.runs(); ++r) t.starts.push_back(flat[i * width + t.begin[r]]);
+  return t;
+}
+
+// Writes the run table `name` as NAME_begin and NAME (the starts).
+void run_table_text(std::ostringstream& out, const std::string& name, const RunTable& t) {
+  int_table(out, (name + "_begin").c_str(), t.begin);
+  int_table(out, name.c_str(), t.starts);
 }
 
 // The loop adding template T's instances' shares of unit kernel K.
 void instance_loop(std::ostringstream& out, const std::string& prefix, int t, const UnitKernel& k,
-                   const InstanceTables& tables) {
-  const std::string kernel = k.name;
+                   const InstanceTables& tables, const RunTable& gather, const RunTable& scatter) {
+  const std::string table = prefix + "_" + k.name;
   const std::string n = std::to_string(tables.count), in = std::to_string(tables.inputs),
                     outputs = std::to_string(tables.outputs);
-  out << "static TALON_CALLABLE void " << prefix << "_" << kernel
-      << "_add(const talon_real* in, talon_real* out) {\n"
+  out << "static TALON_CALLABLE void " << table << "_add(const talon_real* in, talon_real* out) {\n"
       << "  talon_real tin[" << in << "], tout[" << outputs << "];\n"
-      << "  int i, k;\n"
+      << "  int i, r, k;\n"
       << "  for (i = 0; i < " << n << "; ++i) {\n"
-      << "    const int* gather = " << prefix << "_" << kernel << "_gather + i * " << in << ";\n"
-      << "    const int* scatter = " << prefix << "_" << kernel << "_scatter + i * " << outputs
-      << ";\n"
-      << "    const talon_real* constants = " << prefix << "_constants + i * " << tables.constants
-      << ";\n"
-      << "    for (k = 0; k < " << in
-      << "; ++k) tin[k] = gather[k] >= 0 ? in[gather[k]] : constants[-1 - gather[k]];\n"
+      << "    const int* gather = " << table << "_gather + i * " << gather.runs() << ";\n"
+      << "    const int* scatter = " << table << "_scatter + i * " << scatter.runs() << ";\n"
+      << "    const talon_real* constants = " << prefix << "_constants + " << prefix
+      << "_constant_row[i] * " << tables.constants << ";\n"
+      << "    for (r = 0; r < " << gather.runs() << "; ++r)\n"
+      << "      for (k = " << table << "_gather_begin[r]; k < " << table
+      << "_gather_begin[r + 1]; ++k) {\n"
+      << "        const int step = k - " << table << "_gather_begin[r];\n"
+      << "        tin[k] = gather[r] >= 0 ? in[gather[r] + step] : constants[-1 - gather[r] + "
+         "step];\n"
+      << "      }\n"
       << "    talon_kernel_" << template_function(t, k) << "(tin, tout);\n"
-      << "    for (k = 0; k < " << outputs << "; ++k) out[scatter[k]] += tout[k];\n"
+      << "    for (r = 0; r < " << scatter.runs() << "; ++r)\n"
+      << "      for (k = " << table << "_scatter_begin[r]; k < " << table
+      << "_scatter_begin[r + 1]; ++k)\n"
+      << "        out[scatter[r] + k - " << table << "_scatter_begin[r]] += tout[k];\n"
       << "  }\n}\n";
 }
 
@@ -146,9 +216,12 @@ std::string pair_text(const ir::ResidualProgram& program, const ModelUnitOptions
   out << "/* ---- Contact pairs and joint sets by type: one template each, over its instances "
          "---- */\n";
   const int ntemplates = static_cast<int>(program.pairs->templates.size());
-  for (int t = 0; t < ntemplates; ++t)
-    real_table(out, ("talon_pair" + std::to_string(t) + "_constants").c_str(),
-               instance_constants(program, t), options.precision);
+  for (int t = 0; t < ntemplates; ++t) {
+    const std::string prefix = "talon_pair" + std::to_string(t);
+    const ConstantRows constants = instance_constants(program, t);
+    real_table(out, (prefix + "_constants").c_str(), constants.rows, options.precision);
+    int_table(out, (prefix + "_constant_row").c_str(), constants.row_of);
+  }
   for (const UnitKernel& k : unit_kernels(with_jvp, with_backward)) {
     if (!has_template_share(program, k)) continue;
     std::string calls;
@@ -156,9 +229,11 @@ std::string pair_text(const ir::ResidualProgram& program, const ModelUnitOptions
       if (!template_has_share(program.pairs->templates[t], k)) continue;
       const std::string prefix = "talon_pair" + std::to_string(t);
       const InstanceTables tables = instance_tables(program, t, k);
-      int_table(out, (prefix + "_" + k.name + "_gather").c_str(), tables.gather);
-      int_table(out, (prefix + "_" + k.name + "_scatter").c_str(), tables.scatter);
-      instance_loop(out, prefix, t, k, tables);
+      const RunTable gather = run_table(tables.gather, tables.inputs, tables.count);
+      const RunTable scatter = run_table(tables.scatter, tables.outputs, tables.count);
+      run_table_text(out, prefix + "_" + k.name + "_gather", gather);
+      run_table_text(out, prefix + "_" + k.name + "_scatter", scatter);
+      instance_loop(out, prefix, t, k, tables, gather, scatter);
       calls += "  " + prefix + "_" + k.name + "_add(in, out);\n";
     }
     out << "static TALON_CALLABLE void talon_kernel_" << k.name

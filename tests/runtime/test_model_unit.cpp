@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -10,6 +12,7 @@
 #include "frontend/compile.h"
 #include "frontend/load.h"
 #include "ir/lower/lower.h"
+#include "ir/lower/pair_templates.h"
 #include "runtime/runtime_fixtures.h"
 #include "scratch_directory.h"
 #include "skip.h"
@@ -211,6 +214,47 @@ TEST_CASE(
   INFO((meshes ? "mesh cubes on a terrain" : "boxes on a floor")
        << ": 2 bodies " << bytes[0] << " bytes of C, 8 bodies " << bytes[1]);
   CHECK(bytes[1] <= 1.15 * bytes[0]);
+}
+
+// The instance tables (codegen/model_unit_pairs.cpp): equal constants are stored once, and an
+// instance's gathers are a few runs of consecutive indices, not one index per input.
+TEST_CASE("instance tables: equal boxes share their constants, gathers are runs",
+          "[runtime][unit]") {
+  std::map<std::string, std::size_t> sizes[2];  // table name -> entries, for 2 and 8 boxes
+  std::size_t instances[2] = {0, 0}, inputs = 0;
+  const int counts[2] = {2, 8};
+  for (int i = 0; i < 2; ++i) {
+    const Model model = testing::model_from_mjcf(
+        bodies_in_a_row(counts[i], "type=\"box\" size=\"0.05 0.05 0.05\"", true),
+        std::string(TALON_TEST_DATA_DIR) + "/mjcf/bodies.xml");
+    Expected<ir::ResidualProgram> program = ir::lower_model(model);
+    REQUIRE(program.ok());
+    REQUIRE(program->pairs != nullptr);
+    REQUIRE(program->pairs->templates[0].name.find("plane-box") != std::string::npos);
+    for (const ir::PairInstance& instance : program->pairs->instances)
+      instances[i] += instance.template_index == 0;
+    Expected<codegen::ModelUnit> unit = codegen::generate_model_unit(model, *program);
+    REQUIRE(unit.ok());
+    const std::regex table(R"(TALON_TABLE \w+ (talon_pair0_\w+)\[(\d+)\])");
+    for (std::sregex_iterator m(unit->source.begin(), unit->source.end(), table), end; m != end;
+         ++m)
+      sizes[i][(*m)[1]] = std::stoul((*m)[2]);
+    std::smatch tin;
+    REQUIRE(std::regex_search(
+        unit->source, tin,
+        std::regex(R"(talon_pair0_residual_add\(.*\n  talon_real tin\[(\d+)\])")));
+    inputs = std::stoul(tin[1]);
+  }
+  CHECK(instances[0] == 2);
+  CHECK(instances[1] == 8);
+  CHECK(sizes[1].at("talon_pair0_constants") == sizes[0].at("talon_pair0_constants"));
+  for (int i = 0; i < 2; ++i) {
+    CHECK(sizes[i].at("talon_pair0_constant_row") == instances[i]);
+    const std::size_t runs = sizes[i].at("talon_pair0_residual_gather") / instances[i];
+    INFO(runs << " runs per instance for " << inputs << " inputs");
+    CHECK(sizes[i].at("talon_pair0_residual_gather") % instances[i] == 0);
+    CHECK(runs * 4 <= inputs);
+  }
 }
 
 TEST_CASE("the CUDA rendering of a unit compiles with NVRTC", "[runtime][unit][cuda]") {
