@@ -10,19 +10,21 @@ namespace {
 
 constexpr int kLimited = 1, kSprung = 2, kArmature = 4;
 
-// The actuators on the set's joints, in actuator order.
-std::vector<int> set_actuators(const Model& m, const JointSet& set) {
-  std::vector<int> out;
-  for (int a = 0; a < m.nu; ++a)
-    for (int j : set.joints)
-      if (m.act_joint[a] == j) out.push_back(a);
-  return out;
-}
-
 int place_in_set(const JointSet& set, int joint) {
   for (std::size_t k = 0; k < set.joints.size(); ++k)
     if (set.joints[k] == joint) return static_cast<int>(k);
   return -1;
+}
+
+// The actuators on the set's joints, in the order of their joints in the set (and in actuator
+// order on one joint): sets that differ only in the order their actuators were declared
+// (the humanoid's abdomen_z, abdomen_y against its hips' y, z) are one kind.
+std::vector<int> set_actuators(const Model& m, const JointSet& set) {
+  std::vector<int> out;
+  for (int j : set.joints)
+    for (int a = 0; a < m.nu; ++a)
+      if (m.act_joint[a] == j) out.push_back(a);
+  return out;
 }
 
 JointTemplateKey template_key(const Context& ctx, const JointSet& set) {
@@ -201,18 +203,33 @@ std::string program_param_name(const Model& m, const JointSet& set, const std::s
   return kind + actuator_param_suffix(m, set_actuators(m, set)[k]);
 }
 
-// The program rows of the set, in the template's row order: per row kind, in the order the
-// passes added them (the template's passes add them in the same relative order).
+// The program rows of the set, in the template's row order: an actuator's servo row is the
+// row of the instance's actuator in the same place; other rows, per row kind, in the order
+// the passes added them (the template's passes add them in the same relative order).
 std::vector<int> instance_rows(const ResidualProgram& program, const ResidualProgram& t,
-                               const JointSet& set) {
+                               const Model& m, const JointSet& set) {
   std::map<RowKind, std::vector<int>> of_kind;
-  for (int r = 0; r < program.nrows; ++r)
-    if (program.rows[r].body == set.body && program.rows[r].kind != RowKind::ContactNormal &&
-        program.rows[r].kind != RowKind::Friction)
-      of_kind[program.rows[r].kind].push_back(r);
+  std::map<int, int> of_actuator;
+  for (int r = 0; r < program.nrows; ++r) {
+    const ConstraintRowInfo& row = program.rows[r];
+    if (row.body != set.body || row.kind == RowKind::ContactNormal || row.kind == RowKind::Friction)
+      continue;
+    if (row.actuator >= 0)
+      of_actuator[row.actuator] = r;
+    else
+      of_kind[row.kind].push_back(r);
+  }
+  const std::vector<int> actuators = set_actuators(m, set);
   std::map<RowKind, std::size_t> used;
   std::vector<int> out;
   for (const ConstraintRowInfo& row : t.rows) {
+    if (row.actuator >= 0) {
+      const auto found = of_actuator.find(actuators[row.actuator]);
+      TALON_INTERNAL_ASSERT(found != of_actuator.end(),
+                            "a joint set's servo rows differ from its template's");
+      out.push_back(found->second);
+      continue;
+    }
     const std::vector<int>& rows = of_kind[row.kind];
     TALON_INTERNAL_ASSERT(used[row.kind] < rows.size(),
                           "a joint set's rows differ from its template's");
@@ -239,7 +256,7 @@ void add_joint_templates(Context& ctx, const ResidualProgram& program, PairTempl
     instance.template_index = found->second;
     if (set.parent >= 0) instance.bodies.push_back(set.parent);
     instance.bodies.push_back(set.body);
-    instance.rows = instance_rows(program, t, set);
+    instance.rows = instance_rows(program, t, m, set);
     for (const ParamInfo& param : t.param_info)
       instance.params.push_back(param_index.at(program_param_name(m, set, param.name)));
     instance.ctrl = set_actuators(m, set);

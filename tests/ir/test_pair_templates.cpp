@@ -503,6 +503,7 @@ TEST_CASE("joint templates: every kind of joint set gives the unrolled kernels")
   check_templated_program(scene("joint_kinds.xml"));
   check_templated_program(std::string(TALON_TEST_DATA_DIR) + "/urdf/planar_chain.urdf");
   check_templated_program(scene("pendulums.xml"));
+  check_templated_program(scene("actuator_order.xml"));
 }
 
 TEST_CASE("joint templates: one template per kind of joint set, whatever its numbers") {
@@ -512,6 +513,11 @@ TEST_CASE("joint templates: one template per kind of joint set, whatever its num
   REQUIRE(pendulums.size() == 1);
   CHECK(pendulums.begin()->second == 4);
   CHECK(pendulums.begin()->first == "hinge (limited), on the world, 1 actuator");
+  // Two arms whose servos are declared in opposite orders: one kind.
+  const std::map<std::string, int> arms =
+      joint_set_instances(lower(load(scene("actuator_order.xml"))));
+  REQUIRE(arms.size() == 1);
+  CHECK(arms.begin()->second == 2);
   if (!std::filesystem::exists(kHumanoid))
     TALON_SKIP("MuJoCo's humanoid.xml is not installed (Debian's libmujoco-samples)");
   // 22 humanoids have the kinds of one, each 22 times.
