@@ -17,6 +17,8 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <memory>
+#include <optional>
+#include <thread>
 
 #include "codegen/native_target.h"
 
@@ -102,6 +104,32 @@ Expected<std::string> compile_c_object(std::string_view source, const std::strin
   if (!compiler.ExecuteAction(action) || object.empty())
     return compile_error(name, "the in-process C compiler failed:\n" + messages.message());
   return std::string(object.data(), object.size());
+}
+
+Expected<std::vector<std::string>> compile_c_parts(std::string_view source, const std::string& name,
+                                                   int parts,
+                                                   const InProcessCompilerOptions& options) {
+  if (parts <= 1) {
+    Expected<std::string> object = compile_c_object(source, name, options);
+    if (!object) return object.diagnostics();
+    return std::vector<std::string>{std::move(*object)};
+  }
+  std::vector<std::optional<Expected<std::string>>> objects(parts);
+  {
+    std::vector<std::jthread> threads;
+    for (int k = 0; k < parts; ++k)
+      threads.emplace_back([&, k] {
+        InProcessCompilerOptions part = options;
+        part.flags.push_back("-DTALON_UNIT_PART=" + std::to_string(k));
+        objects[k].emplace(compile_c_object(source, name, part));
+      });
+  }
+  std::vector<std::string> out;
+  for (std::optional<Expected<std::string>>& object : objects) {
+    if (!*object) return object->diagnostics();
+    out.push_back(std::move(**object));
+  }
+  return out;
 }
 
 }  // namespace talon::codegen

@@ -212,8 +212,10 @@ Diagnostics check_name(const std::string& name) {
   return diagnostics;
 }
 
+// The unit's kernels, in `parts` parts (C target) with the rest of the unit `rest_size` long.
 Expected<std::string> rendered_kernels(const ir::ResidualProgram& program, const Layout& layout,
-                                       const ModelUnitOptions& options) {
+                                       const ModelUnitOptions& options, int parts,
+                                       std::size_t rest_size) {
   const std::vector<ir::Function> functions =
       unit::unit_functions(program, layout.krylov > 0, layout.adjoint > 0);
   Expected<RenderedSource> rendered = [&]() -> Expected<RenderedSource> {
@@ -227,6 +229,11 @@ Expected<std::string> rendered_kernels(const ir::ResidualProgram& program, const
     CRenderOptions o;
     o.precision = options.precision;
     o.prefix = kKernelPrefix;
+    if (parts > 1) {
+      Expected<std::string> split = unit::kernels_in_parts(functions, o, parts, rest_size);
+      if (!split) return split.diagnostics();
+      return RenderedSource{std::move(*split), {}, {}};
+    }
     return render_c(functions, o);
   }();
   if (!rendered) return rendered.diagnostics();
@@ -256,12 +263,30 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
     return errors;
   }
   if (Diagnostics terrain = check_terrains(model, program); terrain.has_errors()) return terrain;
+  if (options.parts < 1 || options.parts > kMaxUnitParts) {
+    Diagnostics errors;
+    errors.error({}, "",
+                 "a unit is in 1.." + std::to_string(kMaxUnitParts) + " parts, not " +
+                     std::to_string(options.parts));
+    return errors;
+  }
   Expected<Layout> layout = compute_layout(program, options.solver);
   if (!layout) return layout.diagnostics();
-  Expected<std::string> kernels = rendered_kernels(program, *layout, options);
-  if (!kernels) return kernels.diagnostics();
 
   const bool cuda = options.target == UnitTarget::Cuda;
+  const int parts = cuda ? 1 : options.parts;
+  // The loops' prelude defines talon_real, which the tables use; the loops read the tables.
+  const std::string rest =
+      unit::config_text(*layout, options) + "\n" + solver_prelude_text() + "\n" +
+      unit::table_text(model, program, *layout, options) + "\n" +
+      unit::pair_text(program, options, layout->krylov > 0, layout->adjoint > 0) +
+      (layout->nprobe > 0 ? solver_terrain_text() + "\n" : std::string()) + solver_loop_text() +
+      "\n" + (cuda ? unit::cuda_entry_text(options) : unit::c_api_text(options)) +
+      (!cuda && layout->adjoint > 0 ? "\n" + unit::c_backward_api_text(options) : "") +
+      (!cuda && layout->trace_capacity > 0 ? "\n" + unit::c_trace_api_text(options) : "");
+  Expected<std::string> kernels = rendered_kernels(program, *layout, options, parts, rest.size());
+  if (!kernels) return kernels.diagnostics();
+
   ModelUnit out;
   out.name = options.name;
   out.nq = layout->nq;
@@ -274,17 +299,10 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
   out.block_names = layout->block_names;
   out.trace_capacity = layout->trace_capacity;
   out.trace_width = layout->trace_width;
+  out.parts = parts;
   const std::string header = unit::header_text(model, program, *layout, options, !cuda);
   if (!cuda) out.header = header;
-  // The loops' prelude defines talon_real, which the tables use; the loops read the tables.
-  out.source = header + "\n" + *kernels + "\n" + unit::config_text(*layout, options) + "\n" +
-               solver_prelude_text() + "\n" + unit::table_text(model, program, *layout, options) +
-               "\n" + unit::pair_text(program, options, layout->krylov > 0, layout->adjoint > 0) +
-               (layout->nprobe > 0 ? solver_terrain_text() + "\n" : std::string()) +
-               solver_loop_text() + "\n" +
-               (cuda ? unit::cuda_entry_text(options) : unit::c_api_text(options)) +
-               (!cuda && layout->adjoint > 0 ? "\n" + unit::c_backward_api_text(options) : "") +
-               (!cuda && layout->trace_capacity > 0 ? "\n" + unit::c_trace_api_text(options) : "");
+  out.source = header + "\n" + *kernels + "\n" + (parts > 1 ? unit::part0_only(rest) : rest);
   return out;
 }
 

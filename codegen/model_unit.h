@@ -31,6 +31,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "codegen/c_style.h"
@@ -58,7 +59,7 @@ struct SolverOptions {
   // codegen/solver/talon_convergence.h); the iteration stops there. Otherwise
   // NAME_stats.converged = 0.
   double convergence_tolerance = 1e-6;
-  bool warm_start = true;        // iterate 0: the better of the previous step's impulses and 0
+  bool warm_start = true;  // iterate 0: the better of the previous step's impulses and 0
   // FGMRES iterations per Newton direction at most (≥ 1); each stops earlier at the forcing
   // term min(0.1, ‖L F‖^½) relative to ‖L F‖ (Eisenstat–Walker).
   int krylov_iterations = 16;
@@ -103,6 +104,10 @@ struct ModelUnitOptions {
   ir::CPrecision precision = ir::CPrecision::Double;
   UnitTarget target = UnitTarget::C;
   SolverOptions solver;
+  // C target: the kernels in this many parts (1..kMaxUnitParts) that compile in parallel, one
+  // translation unit each, from the same text (codegen/model_unit_split.cpp); the runtime
+  // asks for one per thread. 1: one translation unit, as `talon compile` ships it.
+  int parts = 1;
 };
 
 struct ModelUnit {
@@ -114,7 +119,15 @@ struct ModelUnit {
   int nstats = 0;                           // values of NAME_step_statistics
   int trace_capacity = 0, trace_width = 0;  // NAME_trace: entries per step, values per entry
   std::vector<std::string> block_names;     // residual blocks, "dynamics" first
+  int parts = 1;                            // the text's parts (model_unit_parts(source))
 };
+
+constexpr int kMaxUnitParts = 16;
+
+// The parts a unit's text is in: compiled with -DTALON_UNIT_PART=k for k < parts, each is a
+// translation unit, and their objects linked together are the unit; compiled without the
+// macro, the text is the whole unit. 1 for a text in one part.
+int model_unit_parts(std::string_view source);
 
 // Errors (diagnostics) when the name is not a usable C identifier or the program's kernels do
 // not have the layout the loops expect.

@@ -5,6 +5,9 @@
 #include <string>
 #include <vector>
 
+#include <span>
+
+#include "codegen/c_renderer.h"
 #include "codegen/model_unit.h"
 
 namespace talon::codegen::unit {
@@ -83,6 +86,15 @@ std::vector<ir::Function> unit_functions(const ir::ResidualProgram& program, boo
 // The instance tables, loops and talon_kernel_K of a program with pairs (empty without).
 std::string pair_text(const ir::ResidualProgram& program, const ModelUnitOptions& options,
                       bool with_jvp, bool with_backward);
+
+// The kernels `functions` in `parts` parts (model_unit_split.cpp): each rendered with external
+// linkage under #if TALON_UNIT_PART_IS(k), its prototype otherwise; grouped by their text's
+// size, part 0 starting with `rest_size` (the rest of the unit, which only part 0 has).
+Expected<std::string> kernels_in_parts(std::span<const ir::Function> functions,
+                                       const CRenderOptions& options, int parts,
+                                       std::size_t rest_size);
+// `text` in part 0 only (a unit in parts; without TALON_UNIT_PART, in the one unit).
+std::string part0_only(const std::string& text);
 
 // The public functions of the C target, and the batched __global__ entry of the CUDA target.
 // The stepping functions' signatures (no ';', no body), spelled once for the header's

@@ -2,6 +2,8 @@
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/Object/Archive.h>
+#include <llvm/Object/ArchiveWriter.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include "codegen/native_target.h"
@@ -19,9 +21,46 @@ Diagnostics link_error(const std::string& name, llvm::Error error) {
   return link_error(name, llvm::toString(std::move(error)));
 }
 
+llvm::StringRef string_ref(std::string_view text) {
+  return llvm::StringRef(text.data(), text.size());
+}
+
+// Adds the objects of `code` (one object, or an archive of them) to `jit`.
+llvm::Error add_objects(llvm::orc::LLJIT& jit, std::string_view code, const std::string& name) {
+  if (!code.starts_with(llvm::object::ArchiveMagic))
+    return jit.addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(string_ref(code), name));
+  llvm::Expected<std::unique_ptr<llvm::object::Archive>> archive =
+      llvm::object::Archive::create(llvm::MemoryBufferRef(string_ref(code), name));
+  if (!archive) return archive.takeError();
+  llvm::Error error = llvm::Error::success();
+  for (const llvm::object::Archive::Child& child : (*archive)->children(error)) {
+    llvm::Expected<llvm::MemoryBufferRef> member = child.getMemoryBufferRef();
+    if (!member) return member.takeError();
+    if (llvm::Error added = jit.addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
+            member->getBuffer(), name + "(" + member->getBufferIdentifier().str() + ")")))
+      return added;
+  }
+  return error;
+}
+
 }  // namespace
 
-Expected<ObjectCode> ObjectCode::load(std::string_view object, const std::string& name) {
+Expected<std::string> archive_objects(std::span<const std::string> objects,
+                                      const std::string& name) {
+  std::vector<std::string> member_names;
+  for (std::size_t k = 0; k < objects.size(); ++k)
+    member_names.push_back("part" + std::to_string(k) + ".o");
+  std::vector<llvm::NewArchiveMember> members;
+  for (std::size_t k = 0; k < objects.size(); ++k)
+    members.emplace_back(llvm::MemoryBufferRef(string_ref(objects[k]), member_names[k]));
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> archive = llvm::writeArchiveToBuffer(
+      members, /*WriteSymtab=*/true, llvm::object::Archive::K_GNU, /*Deterministic=*/true,
+      /*Thin=*/false);
+  if (!archive) return link_error(name, archive.takeError());
+  return std::string((*archive)->getBuffer());
+}
+
+Expected<ObjectCode> ObjectCode::load(std::string_view code, const std::string& name) {
   if (!initialize_native_target())
     return link_error(name, "LLVM has no native target for this host");
   llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit = llvm::orc::LLJITBuilder().create();
@@ -31,9 +70,7 @@ Expected<ObjectCode> ObjectCode::load(std::string_view object, const std::string
       (*jit)->getDataLayout().getGlobalPrefix());
   if (!process) return link_error(name, process.takeError());
   (*jit)->getMainJITDylib().addGenerator(std::move(*process));
-  if (llvm::Error added = (*jit)->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
-          llvm::StringRef(object.data(), object.size()), name)))
-    return link_error(name, std::move(added));
+  if (llvm::Error added = add_objects(**jit, code, name)) return link_error(name, std::move(added));
   return ObjectCode(std::shared_ptr<llvm::orc::LLJIT>(std::move(*jit)), name);
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -12,10 +13,16 @@
 
 namespace talon::codegen {
 
+// The objects of a unit compiled in parts as one ar archive (the kernel cache's entry; `ar t`
+// lists part0.o, part1.o, ...), which ObjectCode::load links whole.
+Expected<std::string> archive_objects(std::span<const std::string> objects,
+                                      const std::string& name);
+
 class ObjectCode {
  public:
-  // Links `object` (an ELF object file's bytes); `name` names it in diagnostics.
-  static Expected<ObjectCode> load(std::string_view object, const std::string& name);
+  // Links `code`: an ELF object file's bytes, or an ar archive of them (archive_objects);
+  // `name` names it in diagnostics.
+  static Expected<ObjectCode> load(std::string_view code, const std::string& name);
 
   // The address of the defined symbol `name`.
   Expected<void*> symbol(const std::string& name) const;

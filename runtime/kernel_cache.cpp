@@ -7,6 +7,8 @@
 #include <mutex>
 #include <thread>
 
+#include "codegen/model_unit.h"
+#include "codegen/object_code.h"
 #include "codegen/subprocess.h"
 #include "common/read_file.h"
 #include "runtime/content_hash.h"
@@ -56,9 +58,19 @@ bool in_process(const KernelCacheOptions& options) {
   return options.unit_compiler == UnitCompiler::InProcess;
 }
 
-// talon-KEY.o (an object file) or talon-KEY.so (a shared library).
+// talon-KEY.a (an archive of the unit's parts' objects) or talon-KEY.so (a shared library).
 std::string entry_name(const std::string& key, const KernelCacheOptions& options) {
-  return "talon-" + key + (in_process(options) ? ".o" : ".so");
+  return "talon-" + key + (in_process(options) ? ".a" : ".so");
+}
+
+// `source` compiled in process: its parts (codegen/model_unit.h) each in a thread, their
+// objects in one archive.
+Expected<std::string> compile_in_process(std::string_view source, const std::string& name,
+                                         const KernelCacheOptions& options) {
+  Expected<std::vector<std::string>> objects =
+      codegen::compile_c_parts(source, name, codegen::model_unit_parts(source), options.in_process);
+  if (!objects) return objects.diagnostics();
+  return codegen::archive_objects(*objects, name);
 }
 
 // Links `object` (named `name` in diagnostics) into the process.
@@ -89,10 +101,9 @@ Expected<std::filesystem::path> build_unit_file(std::string_view source,
                                                 const KernelCacheOptions& options) {
   if (!in_process(options))
     return codegen::build_shared_library(source, scratch, destination, options.compiler);
-  Expected<std::string> object =
-      codegen::compile_c_object(source, destination.string(), options.in_process);
+  Expected<std::string> object = compile_in_process(source, destination.string(), options);
   if (!object) return object.diagnostics();
-  const std::filesystem::path built = scratch / "unit.o";
+  const std::filesystem::path built = scratch / "unit.a";
   std::ofstream file(built, std::ios::binary);
   file.write(object->data(), static_cast<std::streamsize>(object->size()));
   file.close();
@@ -106,8 +117,7 @@ Expected<CompiledLibrary> compile_privately(std::string_view source,
                                             const KernelCacheOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   if (in_process(options)) {
-    Expected<std::string> object =
-        codegen::compile_c_object(source, "model unit", options.in_process);
+    Expected<std::string> object = compile_in_process(source, "model unit", options);
     if (!object) return object.diagnostics();
     Expected<LoadedUnit> code = link_object(*object, "model unit");
     if (!code) return code.diagnostics();

@@ -1,7 +1,8 @@
 // The on-disk kernel cache: compiled model units keyed by a content hash (SHA-256) of (the
 // unit's C text — which holds the model's IR as rendered kernels and every solver option —
 // and the C compiler's identity and flags). By default a unit is compiled in process
-// (codegen/clang_compiler.h) to an object file, talon-KEY.o, that ORC links into the process
+// (codegen/clang_compiler.h), its parts in parallel, to an archive of their object files,
+// talon-KEY.a, that ORC links into the process
 // (codegen/object_code.h): no C compiler on PATH is needed. With UnitCompiler::System the
 // system C compiler builds a shared library, talon-KEY.so, that is dlopen'ed. An entry is
 // built in a temporary directory next to its final name and renamed into place after its

@@ -1,7 +1,7 @@
-// The kernel cache's entries (one talon-KEY.o or talon-KEY.so per compiled unit, with its
-// checksum file talon-KEY.o.sum: runtime/verified_entry.h): listing, the size cap and least-recently-used
-// eviction, clearing (`talon cache`). An entry's checksum file is counted, evicted and
-// cleared with its library, never as an entry of its own.
+// The kernel cache's entries (one talon-KEY.a or talon-KEY.so per compiled unit, with its
+// checksum file talon-KEY.a.sum: runtime/verified_entry.h): listing, the size cap and
+// least-recently-used eviction, clearing (`talon cache`). An entry's checksum file is counted,
+// evicted and cleared with its library, never as an entry of its own.
 //
 // Last use is the entry's modification time, set on every cache hit (access times are not
 // kept on noatime/relatime mounts). Removing an entry is safe for other processes: one that

@@ -52,6 +52,7 @@ Expected<Simulator> Simulator::create(Model model, const SimulatorOptions& optio
   codegen::ModelUnitOptions unit_options;
   unit_options.name = kUnitName;
   unit_options.solver = options.solver;
+  unit_options.parts = std::min(thread_count(options.unit_parts), codegen::kMaxUnitParts);
   Expected<codegen::ModelUnit> unit =
       codegen::generate_model_unit(*sim.model_, *sim.program_, unit_options);
   if (!unit) return unit.diagnostics();

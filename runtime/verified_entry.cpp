@@ -50,9 +50,12 @@ std::filesystem::path checksum_path(const std::filesystem::path& library) {
   return sum;
 }
 
+// .a: an in-process unit (its parts' objects); .so: the system compiler's; .o: a single
+// object, as the in-process compiler wrote entries before units came in parts (still
+// counted, so the cap evicts them).
 bool is_entry_file_name(const std::string& file_name) {
   return file_name.starts_with("talon-") &&
-         (file_name.ends_with(".o") || file_name.ends_with(".so"));
+         (file_name.ends_with(".a") || file_name.ends_with(".o") || file_name.ends_with(".so"));
 }
 
 bool is_checksum_name(const std::string& file_name) {

@@ -1,8 +1,8 @@
-// A kernel cache entry is a compiled unit, talon-KEY.o (an object file) or talon-KEY.so (a
-// shared library), and its checksum file, talon-KEY.o.sum ("<length in bytes> <SHA-256>").
-// A unit is loaded only after its length and checksum match: dlopen maps the file, and a
-// truncated one (a full disk, a crash, an interrupted copy of the cache) kills the process
-// with SIGBUS instead of failing; a damaged object file would link garbage.
+// A kernel cache entry is a compiled unit, talon-KEY.a (the object files of a unit's parts) or
+// talon-KEY.so (a shared library), and its checksum file, talon-KEY.a.sum ("<length in bytes>
+// <SHA-256>"). A unit is loaded only after its length and checksum match: dlopen maps the file, and
+// a truncated one (a full disk, a crash, an interrupted copy of the cache) kills the process with
+// SIGBUS instead of failing; a damaged object file would link garbage.
 //
 // Publishing renames the checksum into place first and the library second, each from a
 // build directory next to them (atomic within one file system); nothing is ever rewritten in
@@ -21,9 +21,9 @@
 
 namespace talon::runtime {
 
-// talon-KEY.so -> talon-KEY.so.sum (talon-KEY.o -> talon-KEY.o.sum)
+// talon-KEY.so -> talon-KEY.so.sum (talon-KEY.a -> talon-KEY.a.sum)
 std::filesystem::path checksum_path(const std::filesystem::path& library);
-// An entry's file: talon-KEY.o (an object file) or talon-KEY.so (a shared library).
+// An entry's file: talon-KEY.a (object files) or talon-KEY.so (a shared library).
 bool is_entry_file_name(const std::string& file_name);
 bool is_checksum_name(const std::string& file_name);
 

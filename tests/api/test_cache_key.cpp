@@ -41,7 +41,7 @@ class FreshCache {
   int libraries() const {
     int count = 0;
     for (const auto& entry : std::filesystem::directory_iterator(path_))
-      count += entry.path().extension() == ".o";
+      count += entry.path().extension() == ".a";
     return count;
   }
 
@@ -61,7 +61,7 @@ TEST_CASE("the API with default options and talon simulate share a cache entry",
   INFO(sim.error().message);
   REQUIRE(sim.ok());
   CHECK_FALSE(sim->from_cache());
-  CHECK(std::filesystem::exists(cache.path() / ("talon-" + sim->cache_key() + ".o")));
+  CHECK(std::filesystem::exists(cache.path() / ("talon-" + sim->cache_key() + ".a")));
 
   // The same file by another path: the command finds the API's library.
   const CliResult run = run_talon("simulate " + std::string(TALON_MODELS_DIR) +

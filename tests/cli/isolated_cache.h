@@ -20,11 +20,12 @@ struct IsolatedCache {
     ::unsetenv("TALON_CACHE_DIR");
     std::filesystem::remove_all(dir);
   }
-  // Compiled units in the cache (object files, or libraries of the system compiler).
+  // Compiled units in the cache (archives of object files, or libraries of the system
+  // compiler).
   int libraries() const {
     int count = 0;
     for (const auto& entry : std::filesystem::directory_iterator(dir))
-      count += entry.path().extension() == ".o" || entry.path().extension() == ".so";
+      count += entry.path().extension() == ".a" || entry.path().extension() == ".so";
     return count;
   }
 };

@@ -177,6 +177,8 @@ TEST_CASE("talon simulate --threads: the worlds' result does not depend on it", 
   REQUIRE(three.status == 0);
   CHECK(one.out.find("7 worlds") != std::string::npos);
   CHECK(without_timings(one.out) == without_timings(three.out));
+  // The unit's parts do not follow --threads: the second run finds the first one's unit.
+  CHECK(three.out.find("compile           kernel cache hit") != std::string::npos);
   const CliResult negative = simulate(run + " --threads -1");
   CHECK(negative.status == 2);
   CHECK(negative.err.find("--threads: must be a number >= 0, not -1") != std::string::npos);

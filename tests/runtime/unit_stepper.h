@@ -1,7 +1,7 @@
 // A generated model unit stepped through its public C API (NAME_step, NAME_step_statistics,
-// NAME_trace) in its own precision, float or double: compiled in process
-// (codegen/clang_compiler.h) and linked by ORC (codegen/object_code.h), so no C compiler is
-// needed on PATH. What a user's program linking `talon compile`'s library sees.
+// NAME_trace) in its own precision, float or double: compiled in process, its parts in
+// parallel (codegen/clang_compiler.h), and linked by ORC (codegen/object_code.h), so no C compiler
+// is needed on PATH. What a user's program linking `talon compile`'s library sees.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -96,10 +96,15 @@ class UnitStepper {
     INFO(unit.diagnostics().format());
     REQUIRE(unit.ok());
     unit_ = std::move(*unit);
-    Expected<std::string> object = codegen::compile_c_object(unit_.source, options.name);
-    INFO(object.diagnostics().format());
-    REQUIRE(object.ok());
-    Expected<codegen::ObjectCode> code = codegen::ObjectCode::load(*object, options.name);
+    // Its parts (ModelUnitOptions::parts) compiled in parallel, linked from their archive.
+    Expected<std::vector<std::string>> objects =
+        codegen::compile_c_parts(unit_.source, options.name, unit_.parts);
+    INFO(objects.diagnostics().format());
+    REQUIRE(objects.ok());
+    Expected<std::string> archive = codegen::archive_objects(*objects, options.name);
+    INFO(archive.diagnostics().format());
+    REQUIRE(archive.ok());
+    Expected<codegen::ObjectCode> code = codegen::ObjectCode::load(*archive, options.name);
     INFO(code.diagnostics().format());
     REQUIRE(code.ok());
     return std::move(*code);
