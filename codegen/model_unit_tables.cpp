@@ -1,5 +1,7 @@
 // The solver contract of a model unit: configuration macros and the static tables the loops
 // read (see codegen/solver/talon_newton.h for the list).
+#include <algorithm>
+#include <numeric>
 #include <sstream>
 
 #include "codegen/model_unit_parts.h"
@@ -218,6 +220,24 @@ std::string config_text(const Layout& l, const ModelUnitOptions& options) {
   return out.str();
 }
 
+// Ĵ's pattern column by column, for Ĵᵀ x summed per column in a register (talon_schur.h):
+// talon_jhat_by_col lists the entries by column (in pattern order within a column),
+// talon_jhat_row_by_col their rows, and column c's are [col_start[c], col_start[c + 1]).
+void jhat_column_tables(std::ostringstream& out, const ir::ResidualProgram& p) {
+  const int nnz = static_cast<int>(p.jhat_col.size());
+  std::vector<int> by_col(nnz);
+  std::iota(by_col.begin(), by_col.end(), 0);
+  std::stable_sort(by_col.begin(), by_col.end(),
+                   [&](int a, int b) { return p.jhat_col[a] < p.jhat_col[b]; });
+  std::vector<int> row_by_col, col_start(p.ndyn() + 1, 0);
+  for (int k : by_col) row_by_col.push_back(p.jhat_row[k]);
+  for (int col : p.jhat_col) ++col_start[col + 1];
+  std::partial_sum(col_start.begin(), col_start.end(), col_start.begin());
+  int_table(out, "talon_jhat_by_col", by_col);
+  int_table(out, "talon_jhat_row_by_col", row_by_col);
+  int_table(out, "talon_jhat_col_start", col_start);
+}
+
 std::string table_text(const Model& model, const ir::ResidualProgram& p, const Layout& l,
                        const ModelUnitOptions& options) {
   check_jhat_pattern(p);
@@ -226,6 +246,7 @@ std::string table_text(const Model& model, const ir::ResidualProgram& p, const L
   out << "/* ---- Model tables ---- */\n";
   int_table(out, "talon_jhat_row", p.jhat_row);
   int_table(out, "talon_jhat_col", p.jhat_col);
+  jhat_column_tables(out, p);
   int_table(out, "talon_row_block", row_blocks(p));
   int_table(out, "talon_row_unilateral", unilateral_rows(p));
   const FrictionTables friction = friction_tables(model, p);

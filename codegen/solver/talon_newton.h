@@ -18,7 +18,9 @@ R"talon_c(
  *   kernels      talon_kernel_mass, talon_kernel_residual, talon_kernel_linearize and
  *                talon_kernel_jvp (`jvp_exact`; input offsets TALON_JVP_IN_TANGENT_U /
  *                _LAMBDA, base inputs as in TALON_IN_*), rendered from the ResidualProgram
- *   tables       talon_jhat_row/col[NNZ], talon_row_block[NROWS] (block index, 0 = dynamics),
+ *   tables       talon_jhat_row/col[NNZ], the pattern by column (talon_jhat_by_col[NNZ],
+ *                talon_jhat_row_by_col[NNZ], talon_jhat_col_start[NV + 1]),
+ *                talon_row_block[NROWS] (block index, 0 = dynamics),
  *                talon_row_unilateral[NROWS] (1: λ ≥ 0, normal and limit rows),
  *                talon_friction_row[NFRICTION] (first of the two tangent rows),
  *                talon_friction_normal[NFRICTION] (its normal row),
