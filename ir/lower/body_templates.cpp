@@ -49,9 +49,7 @@ void add_body_templates(Context& ctx, const ResidualProgram& program, PairTempla
   if (m.nsim == 0) return;
   const int index = static_cast<int>(templates.templates.size());
   templates.templates.push_back(lower_body_template(m, ctx.options));
-  std::map<std::string, int> param_index;
-  for (std::size_t i = 0; i < program.param_info.size(); ++i)
-    param_index[program.param_info[i].name] = static_cast<int>(i);
+  const std::map<std::string, int> param_index = program.param_indices();
   const ResidualProgram& t = templates.templates.back().program;
   for (int b = 0; b < m.nsim; ++b) {
     PairInstance instance;

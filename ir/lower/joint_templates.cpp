@@ -242,9 +242,7 @@ std::vector<int> instance_rows(const ResidualProgram& program, const ResidualPro
 
 void add_joint_templates(Context& ctx, const ResidualProgram& program, PairTemplates& templates) {
   const Model& m = ctx.model;
-  std::map<std::string, int> param_index;
-  for (std::size_t i = 0; i < program.param_info.size(); ++i)
-    param_index[program.param_info[i].name] = static_cast<int>(i);
+  const std::map<std::string, int> param_index = program.param_indices();
   std::map<JointTemplateKey, int> template_of_key;
   for (JointSet& set : ctx.joint_sets) {
     const JointTemplateKey key = template_key(ctx, set);

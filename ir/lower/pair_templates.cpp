@@ -176,9 +176,7 @@ PairTemplates pair_templates(const Model& model, const ResidualProgram& program,
                              const LowerOptions& options) {
   TALON_INTERNAL_ASSERT(program.params.size() == program.param_info.size(),
                         "pair templates need a program with unfolded parameters");
-  std::map<std::string, int> param_index;
-  for (std::size_t i = 0; i < program.param_info.size(); ++i)
-    param_index[program.param_info[i].name] = static_cast<int>(i);
+  const std::map<std::string, int> param_index = program.param_indices();
   std::map<PairTemplateKey, int> template_of_key;
   PairTemplates out;
   for (const auto& [first, last] : pair_slot_ranges(program)) {

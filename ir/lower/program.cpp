@@ -65,4 +65,11 @@ const RowBlock* ResidualProgram::block(const std::string& name) const {
   return nullptr;
 }
 
+std::map<std::string, int> ResidualProgram::param_indices() const {
+  std::map<std::string, int> out;
+  for (std::size_t i = 0; i < param_info.size(); ++i)
+    out[param_info[i].name] = static_cast<int>(i);
+  return out;
+}
+
 }  // namespace talon::ir

@@ -27,6 +27,7 @@
 // Constraint row i's impulse is lambda[i].
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -176,6 +177,9 @@ struct ResidualProgram {
 
   int ndyn() const { return 6 * nsim; }
   const RowBlock* block(const std::string& name) const;
+  // Every parameter's index by its name (ParamInfo::name): how a template's instance finds
+  // the program's parameters.
+  std::map<std::string, int> param_indices() const;
 };
 
 }  // namespace talon::ir
