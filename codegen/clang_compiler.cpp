@@ -89,8 +89,10 @@ Expected<std::string> compile_c_object(std::string_view source, const std::strin
   auto invocation = std::make_shared<clang::CompilerInvocation>();
   if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, messages.engine))
     return compile_error(name, "clang rejected its arguments: " + messages.message());
-  // clang's own driver leaks its AST on purpose (a process that exits anyway); this one lives on.
+  // clang's own driver leaks its AST and its code generator's TargetMachine on purpose (a
+  // process that exits anyway); this one lives on and compiles many units (and parts).
   invocation->getFrontendOpts().DisableFree = false;
+  invocation->getCodeGenOpts().DisableFree = false;
   invocation->getPreprocessorOpts().addRemappedFile(
       kSourceName, llvm::MemoryBuffer::getMemBufferCopy(source, name).release());
   compiler.setInvocation(std::move(invocation));
