@@ -94,7 +94,8 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
       << " then the constraint blocks */\n"
       << "  " << name << "_real block_residual[" << layout.nblocks << "];\n"
       << "} " << name << "_stats;\n\n";
-  const int rows = array_size(layout.nrows), nv = array_size(layout.nv), nq = array_size(layout.nq);
+  const int rows = array_size(layout.nrows), nv = array_size(layout.nv), nq = array_size(layout.nq),
+            nnz = array_size(layout.nnz);
   const std::pair<const char*, int> arrays[] = {{"in", array_size(layout.in_size)},
                                                 {"res", array_size(layout.res_size)},
                                                 {"lin", array_size(layout.lin_size)},
@@ -109,6 +110,7 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
                                                 {"scale", rows},
                                                 {"rhs", rows},
                                                 {"pcr_x", rows},
+                                                {"pcr_y", rows},
                                                 {"pcr_r", rows},
                                                 {"pcr_p", rows},
                                                 {"pcr_ar", rows},
@@ -116,12 +118,18 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
                                                 {"block_now", array_size(layout.nblocks)},
                                                 {"warm_lambda", rows},
                                                 {"prev_u", nv},
-                                                {"prev_lambda", rows}};
+                                                {"prev_lambda", rows},
+                                                {"schur_jhat", nnz},
+                                                {"schur_jhat_by_col", nnz}};
   out << "/* Everything one step needs; the solver's own (read the statistics through `stats`). "
          "*/\n"
       << "typedef struct " << name << "_workspace {\n";
   for (const auto& [field, size] : arrays)
     out << "  " << name << "_real " << field << "[" << size << "];\n";
+  out << "  /* the Schur operator's coupled rows and their entries (talon_schur_select) */\n"
+      << "  int schur_rows[" << rows << "], schur_position[" << rows << "], schur_row[" << nnz
+      << "], schur_col[" << nnz << "], schur_row_by_col[" << nnz << "], schur_col_start["
+      << layout.nv + 1 << "], schur_nrows, schur_nnz;\n";
   if (layout.nprobe > 0)
     out << "  /* the terrain inputs at a solution's end pose (talon_settle) */\n"
         << "  " << name << "_real terrain_next[" << ir::TerrainProbe::kInputs * layout.nprobe

@@ -93,7 +93,7 @@ static TALON_CALLABLE int talon_adjoint_precondition(talon_workspace* ws, const 
   int i, iterations;
   for (i = 0; i < TALON_NROWS; ++i) ws->rhs[i] = v[TALON_NV + i];
   talon_apply_inverse_mass(ws->mass, v, ws->body_a);
-  talon_jhat_apply_add(jhat, ws->body_a, ws->rhs);
+  talon_sparse_apply_add(jhat, talon_jhat_row, talon_jhat_col, TALON_NNZ, ws->body_a, ws->rhs);
   iterations = talon_pcr_solve(ws); /* clobbers body_a, body_b */
   talon_jhat_transpose_apply(jhat, ws->pcr_x, ws->body_b);
   for (i = 0; i < TALON_NV; ++i) ws->body_b[i] = v[i] - ws->body_b[i];

@@ -218,6 +218,7 @@ static TALON_CALLABLE void talon_linearize_frozen(talon_workspace* ws) {
   talon_kernel_linearize(ws->in, ws->lin);
   for (i = 0; i < TALON_NROWS; ++i)
     ws->scale[i] = diag[i] > TALON_TINY && diag[i] < TALON_HUGE ? 1 / TALON_SQRT(diag[i]) : 0;
+  talon_schur_select(ws);
 }
 
 /* The largest step along the direction in ws->kstep that turns no body's end-of-step
@@ -379,6 +380,7 @@ static TALON_CALLABLE void talon_proximal_linearization(talon_workspace* ws, tal
       diag[r] += rho * diag[r];
       ws->scale[r] = 1 / TALON_SQRT(diag[r]);
     }
+  talon_schur_select(ws);
 }
 #endif
 

@@ -15,51 +15,56 @@ R"talon_c(
  * three constrained DOF), and CR then converges to a solution without ever dividing by the
  * zero eigenvalue. The iteration stops early when the residual has vanished to rounding (or a
  * denominator has), after at most TALON_PCR_ITERATIONS operator applications.
+ * It runs over the coupled rows (talon_schur.h, talon_schur_select); every other row's unit
+ * diagonal is solved at once, Δλ_i = S_i² b_i (0 where S_i = 0).
  * Returns the iterations done; writes Δλ to ws->pcr_x.
  */
 static TALON_CALLABLE int talon_pcr_solve(talon_workspace* ws) {
-  talon_real* y = ws->pcr_x;
+  talon_real* y = ws->pcr_y;
   talon_real* r = ws->pcr_r;
   talon_real* p = ws->pcr_p;
   talon_real* ar = ws->pcr_ar;
   talon_real* ap = ws->pcr_ap;
   const talon_real* s = ws->scale;
+  const int* rows = ws->schur_rows;
+  const int n = ws->schur_nrows;
   talon_real rho, rr0;
   int i, it = 0;
-  for (i = 0; i < TALON_NROWS; ++i) {
+  for (i = 0; i < TALON_NROWS; ++i) ws->pcr_x[i] = s[i] > 0 ? s[i] * s[i] * ws->rhs[i] : 0;
+  for (i = 0; i < n; ++i) {
     y[i] = 0;
-    r[i] = s[i] * ws->rhs[i];
+    r[i] = s[rows[i]] * ws->rhs[rows[i]];
   }
-  rr0 = talon_dot(r, r, TALON_NROWS);
+  rr0 = talon_dot(r, r, n);
   if (!(rr0 > TALON_TINY) || !talon_finite(rr0)) {
-    talon_fill(y, 0, TALON_NROWS);
+    for (i = 0; i < n; ++i) ws->pcr_x[rows[i]] = 0;
     return 0;
   }
   talon_scaled_schur_apply(ws, r, ar);
-  talon_copy(p, r, TALON_NROWS);
-  talon_copy(ap, ar, TALON_NROWS);
-  rho = talon_dot(r, ar, TALON_NROWS);
+  talon_copy(p, r, n);
+  talon_copy(ap, ar, n);
+  rho = talon_dot(r, ar, n);
   while (it < TALON_PCR_ITERATIONS) {
-    const talon_real apap = talon_dot(ap, ap, TALON_NROWS);
+    const talon_real apap = talon_dot(ap, ap, n);
     talon_real alpha, beta, rho_next;
     if (!(rho > TALON_TINY) || !(apap > TALON_TINY) || !talon_finite(apap)) break;
     alpha = rho / apap;
-    for (i = 0; i < TALON_NROWS; ++i) {
+    for (i = 0; i < n; ++i) {
       y[i] += alpha * p[i];
       r[i] -= alpha * ap[i];
     }
     ++it;
-    if (talon_dot(r, r, TALON_NROWS) <= TALON_PCR_RELATIVE_TOLERANCE * rr0) break;
+    if (talon_dot(r, r, n) <= TALON_PCR_RELATIVE_TOLERANCE * rr0) break;
     talon_scaled_schur_apply(ws, r, ar);
-    rho_next = talon_dot(r, ar, TALON_NROWS);
+    rho_next = talon_dot(r, ar, n);
     beta = rho_next / rho;
     rho = rho_next;
-    for (i = 0; i < TALON_NROWS; ++i) {
+    for (i = 0; i < n; ++i) {
       p[i] = r[i] + beta * p[i];
       ap[i] = ar[i] + beta * ap[i];
     }
   }
-  for (i = 0; i < TALON_NROWS; ++i) y[i] *= s[i];
+  for (i = 0; i < n; ++i) ws->pcr_x[rows[i]] = s[rows[i]] * y[i];
   return it;
 }
 #ifdef TALON_SOLVER_EMBED

@@ -281,3 +281,74 @@ TEST_CASE("the CUDA rendering of a unit compiles with NVRTC", "[runtime][unit][c
 }
 
 }  // namespace talon
+
+namespace talon {
+namespace {
+
+// Steps a unit (compiled by the system C compiler with a small driver) `steps` times at h and
+// returns what the driver printed: the Schur operator's coupled rows in the last
+// linearisation (the workspace's schur_nrows), NAME_NROWS, NAME_NCONTACTS (normal rows) and
+// the first body's height.
+std::string schur_rows_after(const std::string& xml, int steps, double h) {
+  const Model model = testing::model_from_mjcf(xml);
+  Expected<ir::ResidualProgram> program = ir::lower_model(model);
+  REQUIRE(program.ok());
+  codegen::ModelUnitOptions options;
+  options.name = "unit_under_test";
+  Expected<codegen::ModelUnit> unit = codegen::generate_model_unit(model, *program, options);
+  REQUIRE(unit.ok());
+  codegen::TemporaryDirectory dir = scratch();
+  write(dir.path() / "unit_under_test.c", unit->source);
+  write(dir.path() / "unit_under_test.h", unit->header);
+  write(dir.path() / "drive.c",
+        "#include <stdio.h>\n#include \"unit_under_test.h\"\n"
+        "static unit_under_test_workspace ws;\n"
+        "int main(void) {\n"
+        "  double q[unit_under_test_NQ], u[unit_under_test_NV];\n"
+        "  int s;\n"
+        "  unit_under_test_initial_state(q, u);\n"
+        "  for (s = 0; s < " +
+            std::to_string(steps) +
+            "; ++s)\n"
+            "    if (unit_under_test_step(q, u, 0, " +
+            std::to_string(h) +
+            ", &ws) != 0) return 1;\n"
+            "  printf(\"%d %d %d %.17g\\n\", ws.schur_nrows, unit_under_test_NROWS,\n"
+            "         unit_under_test_NCONTACTS, q[2]);\n"
+            "  return 0;\n}\n");
+  std::string output;
+  const int status =
+      shell("cc -O1 -I" + dir.path().string() + " " + (dir.path() / "drive.c").string() + " " +
+                (dir.path() / "unit_under_test.c").string() + " -lm -o " +
+                (dir.path() / "drive").string() + " && " + (dir.path() / "drive").string(),
+            output);
+  INFO(output);
+  REQUIRE(status == 0);
+  return output;
+}
+
+}  // namespace
+
+// The Schur operator leaves out the rows whose diagonal is their compliance alone at working
+// precision (codegen/solver/talon_schur.h, talon_schur_select): a separated contact's normal
+// row. A box in the air leaves out every normal row and falls as backward Euler says,
+// z_k = z_0 − g h² k(k+1)/2; a box resting on the floor keeps its pressed corners' rows.
+TEST_CASE("the Schur operator runs over the coupled rows only", "[runtime][unit]") {
+  const std::string box = "<geom type=\"box\" size=\"0.05 0.05 0.05\" mass=\"1\"/>";
+  const auto scene = [&](const char* height) {
+    return "<mujoco><worldbody><geom type=\"plane\" size=\"0 0 1\"/><body pos=\"0 0 " +
+           std::string(height) + "\"><freejoint/>" + box + "</body></worldbody></mujoco>";
+  };
+  int coupled = 0, rows = 0, normals = 0;
+  double z = 0;
+  std::istringstream(schur_rows_after(scene("1"), 4, 0.05)) >> coupled >> rows >> normals >> z;
+  CHECK(normals > 0);
+  CHECK(coupled <= rows - normals);
+  CHECK_THAT(z, Catch::WithinAbs(1 - 9.81 * 0.05 * 0.05 * 10, 1e-12));
+  std::istringstream(schur_rows_after(scene("0.05"), 20, 0.05)) >> coupled >> rows >> normals >> z;
+  CHECK(coupled > 0);
+  CHECK(coupled < rows);
+  CHECK_THAT(z, Catch::WithinAbs(0.05, 1e-5));
+}
+
+}  // namespace talon
