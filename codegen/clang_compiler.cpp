@@ -12,10 +12,12 @@
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/ADT/StringMap.h>
 #include <llvm/Support/Host.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -67,9 +69,21 @@ std::vector<std::string> frontend_arguments(const InProcessCompilerOptions& opti
 
 }  // namespace
 
+std::string host_cpu_description() {
+  std::string description = llvm::sys::getHostCPUName().str();
+  llvm::StringMap<bool> features;
+  if (!llvm::sys::getHostCPUFeatures(features)) return description;
+  std::vector<std::string> enabled;
+  for (const auto& feature : features)
+    if (feature.second) enabled.push_back(feature.first().str());
+  std::sort(enabled.begin(), enabled.end());
+  for (const std::string& feature : enabled) description += " +" + feature;
+  return description;
+}
+
 std::string in_process_compiler_identity(const InProcessCompilerOptions& options) {
-  std::string identity =
-      "clang " CLANG_VERSION_STRING " (in process, " + llvm::sys::getProcessTriple() + ")";
+  std::string identity = "clang " CLANG_VERSION_STRING " (in process, " +
+                         llvm::sys::getProcessTriple() + ", " + host_cpu_description() + ")";
   for (const std::string& flag : options.flags) identity += " " + flag;
   return identity;
 }

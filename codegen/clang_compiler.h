@@ -18,13 +18,20 @@ namespace talon::codegen {
 
 struct InProcessCompilerOptions {
   // -O1 as the system compiler's unit build (runtime/kernel_cache.h: model units are long
-  // straight-line functions); -ffp-contract=off: no a*b+c -> FMA contraction, so results stay
-  // comparable bit for bit with the interpreter.
-  std::vector<std::string> flags = {"-O1", "-std=c99", "-ffp-contract=off"};
+  // straight-line functions); -march=native: the code runs in this process, so it may use
+  // this CPU's vector units (the humanoid's Newton update: 22 % faster, bench/RESULTS.md);
+  // -ffp-contract=off: no a*b+c -> FMA contraction, so results stay comparable bit for bit
+  // with the interpreter (and the same on every CPU).
+  std::vector<std::string> flags = {"-O1", "-march=native", "-std=c99", "-ffp-contract=off"};
 };
 
-// The compiler's identity for cache keys: clang's version, the target and host CPU the code
-// is generated for, and the flags.
+// The host CPU's name and its enabled features, sorted: what -march=native generates code
+// for (e.g. "znver2 +adx +aes +avx +avx2 ...").
+std::string host_cpu_description();
+
+// The compiler's identity for cache keys: clang's version, the target, the host CPU and its
+// features (-march=native generates code for them: an entry made on one machine must not be
+// loaded on another that shares the cache directory), and the flags.
 std::string in_process_compiler_identity(const InProcessCompilerOptions& options = {});
 
 // Compiles `source` (named `name` in diagnostics) to the bytes of an ELF object file for the
