@@ -84,6 +84,7 @@ static TALON_CALLABLE void talon_adjoint_point(talon_workspace* ws, int s) {
   talon_kernel_mass(in, ws->mass);
   talon_kernel_residual(in, ws->res);
   talon_linearize_frozen(ws);
+  talon_schur_select(ws);
   talon_copy(ws->adj_in, in, TALON_IN_W);
   talon_copy(ws->pose_in, in, TALON_IN_W);
 }

@@ -209,7 +209,9 @@ static TALON_CALLABLE void talon_trace_iterate(talon_workspace* ws, int k, talon
 
 /* The frozen-W linearisation at the iterate in ws->in (whose residual is in ws->res): W from
  * the residual, safeguarded, then Ĵ, C, diag A and PCR's scaling S = diag(A)^-½. It is the
- * preconditioner of the exact solve (and of the backward step's, talon_adjoint.h). */
+ * preconditioner of the exact solve (and of the backward step's, talon_adjoint.h). The caller
+ * selects the Schur operator's rows (talon_schur_select) once diag A is final: the forward
+ * step adds its proximal term first. */
 static TALON_CALLABLE void talon_linearize_frozen(talon_workspace* ws) {
   const talon_real* diag = ws->lin + TALON_LIN_DIAG;
   int i, f;
@@ -218,7 +220,6 @@ static TALON_CALLABLE void talon_linearize_frozen(talon_workspace* ws) {
   talon_kernel_linearize(ws->in, ws->lin);
   for (i = 0; i < TALON_NROWS; ++i)
     ws->scale[i] = diag[i] > TALON_TINY && diag[i] < TALON_HUGE ? 1 / TALON_SQRT(diag[i]) : 0;
-  talon_schur_select(ws);
 }
 
 /* The largest step along the direction in ws->kstep that turns no body's end-of-step
@@ -380,7 +381,6 @@ static TALON_CALLABLE void talon_proximal_linearization(talon_workspace* ws, tal
       diag[r] += rho * diag[r];
       ws->scale[r] = 1 / TALON_SQRT(diag[r]);
     }
-  talon_schur_select(ws);
 }
 #endif
 
@@ -395,6 +395,7 @@ static TALON_CALLABLE talon_real talon_newton_update(talon_workspace* ws, talon_
 #if TALON_KRYLOV_ITERATIONS > 0
   talon_proximal_linearization(ws, merit);
 #endif
+  talon_schur_select(ws);
   talon_copy(ws->prev_u, ws->in + TALON_IN_U_PLUS, TALON_NV);
   talon_copy(ws->prev_lambda, ws->in + TALON_IN_LAMBDA, TALON_NROWS);
   *pcr += talon_krylov_direction(ws, &eta);
