@@ -8,7 +8,7 @@
 #include <memory>
 #include <sstream>
 
-#include "frontend/mjcf/xml_nesting.h"
+#include "frontend/xml_depth.h"
 
 namespace talon::mjcf {
 namespace {

@@ -17,11 +17,16 @@
 #include "frontend/urdf/elements.h"
 #include "frontend/urdf/gazebo.h"
 #include "frontend/urdf/tree.h"
-#include "frontend/urdf/xml_depth.h"
+#include "frontend/xml_depth.h"
 
 namespace talon {
 namespace urdf {
 namespace {
+
+// URDF needs 5 levels (robot/link/collision/geometry/mesh) and extension blocks such as
+// <gazebo> plugins rarely exceed 10. 64 stays below tinyxml2 9's own limit of 100 so that
+// this guard's message (with its line) is the one a user sees.
+constexpr int kMaxXmlDepth = 64;
 
 constexpr std::string_view kWorldLinkName = "world";
 
@@ -179,7 +184,7 @@ Expected<ModelSpec> read_urdf_string(const std::string& xml, const std::string& 
                                      const LoadOptions& options) {
   Diagnostics diag;
   const urdf::ParseContext ctx{path, diag};
-  if (const int line = urdf::first_line_nested_deeper_than(xml, urdf::kMaxXmlDepth)) {
+  if (const int line = first_line_nested_deeper_than(xml, urdf::kMaxXmlDepth)) {
     diag.error({path, line}, "",
                "XML elements nested deeper than " + std::to_string(urdf::kMaxXmlDepth) +
                    " levels (URDF needs 5); refusing to parse");

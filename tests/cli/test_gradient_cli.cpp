@@ -158,32 +158,38 @@ TEST_CASE("gradcheck --steps exits 1 above its tolerance") {
   CHECK(failing.out.find("\"passed\":false") != std::string::npos);
 }
 
-// The README's rollout check, as it is written there: the three-wheeler's 20-step drive at
-// the default nudge (1e-6) and convergence tolerance (1e-11). With the forward converged to
-// 1e-8 only, the nudged rollouts' stopping error over ε compared at 0.05.
-TEST_CASE("gradcheck --steps: the README's check of the three-wheeler's drive passes") {
-  const std::string models = TALON_MODELS_DIR;
-  const CliResult r = run_talon("gradcheck " + models + "/three_wheeler_scene.xml --steps 20 " +
-                                "--dt 0.1 --ctrl " + models +
-                                "/three_wheeler_drive.csv --wrt controls --json");
+namespace {
+
+// `talon gradcheck MODEL ARGS --wrt controls --json` at its default nudge (1e-6) and
+// convergence tolerance (1e-11): it passes, compares `entries` controls and stays within
+// `max_error` at a cosine above 0.9999.
+void check_controls_gradcheck(const std::string& model_and_args, double max_error, int entries) {
+  const CliResult r =
+      run_talon("gradcheck " TALON_MODELS_DIR "/" + model_and_args + " --wrt controls --json");
   INFO(r.err);
   CHECK(r.status == 0);
-  CHECK(json_number(r.out, "max_rel_error") < 1e-3);
+  CHECK(json_number(r.out, "max_rel_error") < max_error);
   CHECK(json_number(r.out, "cosine") > 0.9999);
-  CHECK(json_number(r.out, "compared") == 40);
+  CHECK(json_number(r.out, "compared") == entries);
 }
 
-// The pushed box (models/push_box.xml, its pusher's servo at 1 m/s) at h = 0.01: each control's entry is O(h), so the
-// forward's stopping error shows first here. At its defaults gradcheck compares at 0.0018
-// (cosine 1 − 7e-9); converged to 1e-8, as before, at 1.65 (cosine 0.998).
+}  // namespace
+
+// The README's rollout check, as it is written there: the three-wheeler's 20-step drive. With
+// the forward converged to 1e-8 only, the nudged rollouts' stopping error over ε compared at
+// 0.05.
+TEST_CASE("gradcheck --steps: the README's check of the three-wheeler's drive passes") {
+  check_controls_gradcheck("three_wheeler_scene.xml --steps 20 --dt 0.1 --ctrl " TALON_MODELS_DIR
+                           "/three_wheeler_drive.csv",
+                           1e-3, 40);
+}
+
+// The pushed box (models/push_box.xml, its pusher's servo at 1 m/s) at h = 0.01: each
+// control's entry is O(h), so the forward's stopping error shows first here. At the defaults
+// gradcheck compares at 0.0018 (cosine 1 − 7e-9); converged to 1e-8, as before, at 1.65
+// (cosine 0.998).
 TEST_CASE("gradcheck --steps: the pushed box at h = 0.01 passes at the defaults") {
-  const std::string models = TALON_MODELS_DIR;
-  const CliResult r = run_talon("gradcheck " + models + "/push_box.xml --steps 20 --dt 0.01 " +
-                                "--ctrl " TALON_TEST_DATA_DIR "/scenes/push_box_1ms.csv " +
-                                "--wrt controls --json");
-  INFO(r.err);
-  CHECK(r.status == 0);
-  CHECK(json_number(r.out, "max_rel_error") < 4e-3);
-  CHECK(json_number(r.out, "cosine") > 0.9999);
-  CHECK(json_number(r.out, "compared") == 20);
+  check_controls_gradcheck("push_box.xml --steps 20 --dt 0.01 --ctrl " TALON_TEST_DATA_DIR
+                           "/scenes/push_box_1ms.csv",
+                           4e-3, 20);
 }

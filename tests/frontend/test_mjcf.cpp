@@ -11,7 +11,7 @@
 #include "frontend/mjcf/attributes.h"
 #include "frontend/mjcf/geom_inertia.h"
 #include "frontend/mjcf/orientation.h"
-#include "frontend/mjcf/xml_nesting.h"
+#include "frontend/xml_depth.h"
 
 namespace {
 
@@ -607,11 +607,14 @@ TEST_CASE("numbers: MuJoCo's syntax, finite values only", "[mjcf]") {
 }
 
 TEST_CASE("the nesting pre-scan skips comments, declarations and quoted '>'", "[mjcf]") {
-  using talon::mjcf::first_line_nested_deeper_than;
+  using talon::first_line_nested_deeper_than;
   const std::string text =
       "<?xml version='1.0'?>\n<!-- <a><b><c> -->\n<a x='>'>\n<b/>\n<b>\n<c>\n</c>\n</b>\n</a>";
   CHECK(first_line_nested_deeper_than(text, 3) == 0);
   CHECK(first_line_nested_deeper_than(text, 2) == 6);  // <c> opens level 3
   CHECK(first_line_nested_deeper_than(text, 1) == 4);  // even a self-closing <b/> is level 2
   CHECK(first_line_nested_deeper_than("<a><![CDATA[<b><c>]]></a>", 1) == 0);
+  // a declaration's internal subset may hold '>'; stray closing tags do not open credit
+  CHECK(first_line_nested_deeper_than("<!DOCTYPE a [ <!ENTITY e '>'> ]>\n<a><b/></a>", 1) == 2);
+  CHECK(first_line_nested_deeper_than("</x></y>\n<a><b/></a>", 1) == 2);
 }

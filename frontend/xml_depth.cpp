@@ -1,9 +1,9 @@
-#include "frontend/urdf/xml_depth.h"
+#include "frontend/xml_depth.h"
 
 #include <algorithm>
 #include <cstddef>
 
-namespace talon::urdf {
+namespace talon {
 namespace {
 
 // A cursor over the text that keeps the line number of its position.
@@ -97,7 +97,7 @@ int first_line_nested_deeper_than(std::string_view xml, int max_depth) {
       ok = scan.skip_declaration();
     } else if (scan.peek(1) == '/') {
       ok = scan.skip_past(">");
-      --depth;
+      depth = std::max(0, depth - 1);
     } else {
       const int line = scan.line();
       bool closed = false;
@@ -111,4 +111,4 @@ int first_line_nested_deeper_than(std::string_view xml, int max_depth) {
   return 0;
 }
 
-}  // namespace talon::urdf
+}  // namespace talon
