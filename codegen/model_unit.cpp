@@ -302,7 +302,14 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
   out.parts = parts;
   const std::string header = unit::header_text(model, program, *layout, options, !cuda);
   if (!cuda) out.header = header;
-  out.source = header + "\n" + *kernels + "\n" + (parts > 1 ? unit::part0_only(rest) : rest);
+  // One buffer of the final size (as unit::kernels_in_parts): a copy of megabytes costs its
+  // pages' first touch on every cache hit, which generates the text to hash it.
+  out.source.reserve(header.size() + kernels->size() + rest.size() + 64);
+  out.source.append(header).append("\n").append(*kernels).append("\n");
+  if (parts > 1)
+    unit::append_part0_only(out.source, rest);
+  else
+    out.source.append(rest);
   return out;
 }
 

@@ -3,6 +3,7 @@
 
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <span>
@@ -93,8 +94,9 @@ std::string pair_text(const ir::ResidualProgram& program, const ModelUnitOptions
 Expected<std::string> kernels_in_parts(std::span<const ir::Function> functions,
                                        const CRenderOptions& options, int parts,
                                        std::size_t rest_size);
-// `text` in part 0 only (a unit in parts; without TALON_UNIT_PART, in the one unit).
-std::string part0_only(const std::string& text);
+// Appends `text` to `out` for part 0 only (a unit in parts; without TALON_UNIT_PART, in the
+// one unit).
+void append_part0_only(std::string& out, std::string_view text);
 
 // The public functions of the C target, and the batched __global__ entry of the CUDA target.
 // The stepping functions' signatures (no ';', no body), spelled once for the header's

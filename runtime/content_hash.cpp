@@ -5,7 +5,13 @@
 namespace talon::runtime {
 
 std::string content_hash(std::string_view text) {
-  return sha256_hex(text).substr(0, 32);
+  return content_hash({text});
+}
+
+std::string content_hash(std::initializer_list<std::string_view> pieces) {
+  Sha256 hash;
+  for (const std::string_view piece : pieces) hash.update(piece);
+  return hash.hex_digest().substr(0, 32);
 }
 
 }  // namespace talon::runtime

@@ -80,17 +80,26 @@ Expected<LoadedUnit> link_object(std::string_view object, const std::string& nam
   return LoadedUnit(std::move(*code));
 }
 
-// The verified entry at `path`, loaded.
-Expected<LoadedUnit> open_entry(const std::filesystem::path& path,
-                                const KernelCacheOptions& options) {
-  if (in_process(options)) {
-    Expected<std::string> object = read_text_file(path.string(), "cannot read the cached unit");
-    if (!object) return object.diagnostics();
-    return link_object(*object, path.string());
-  }
+Expected<LoadedUnit> open_shared_library(const std::filesystem::path& path) {
   Expected<codegen::SharedLibrary> library = codegen::SharedLibrary::open(path);
   if (!library) return library.diagnostics();
   return LoadedUnit(std::move(*library));
+}
+
+// The entry at `path`, loaded once it matches its checksum; otherwise `damage` says why and
+// the result is an error that names it. In process the bytes verified are the bytes linked.
+Expected<LoadedUnit> open_entry(const std::filesystem::path& path,
+                                const KernelCacheOptions& options,
+                                std::optional<std::string>& damage) {
+  if (in_process(options)) {
+    VerifiedBytes entry = read_verified_entry(path);
+    damage = std::move(entry.damage);
+    if (damage) return cache_error(path, "the cached unit was not loaded: " + *damage);
+    return link_object(entry.bytes, path.string());
+  }
+  damage = entry_damage(path);
+  if (damage) return cache_error(path, "the cached library was not loaded: " + *damage);
+  return open_shared_library(path);
 }
 
 // Builds `source` into the directory `scratch` (for the entry `destination`, named in
@@ -130,7 +139,7 @@ Expected<CompiledLibrary> compile_privately(std::string_view source,
   Expected<std::filesystem::path> built =
       codegen::compile_shared_library(source, path, options.compiler);
   if (!built) return built.diagnostics();
-  Expected<LoadedUnit> library = open_entry(path, options);
+  Expected<LoadedUnit> library = open_shared_library(path);
   if (!library) return library.diagnostics();
   CompiledLibrary out{std::move(*library), path, false, seconds_since(start), {}, {}};
   out.private_directory = std::move(*directory);
@@ -190,7 +199,8 @@ Expected<CompiledLibrary> build_entry(std::string_view source, const KernelCache
     if (!own) return own.diagnostics();
     return Expected<CompiledLibrary>(std::move(*own), notes);
   }
-  Expected<LoadedUnit> library = open_entry(path, options);
+  std::optional<std::string> damage;
+  Expected<LoadedUnit> library = open_entry(path, options, damage);
   if (!library) return library.diagnostics();
   notes.append(enforce_size_cap(options, directory, path));
   return Expected<CompiledLibrary>(
@@ -234,7 +244,7 @@ std::string cache_key(std::string_view source, const KernelCacheOptions& options
   const std::string compiler = in_process(options)
                                    ? codegen::in_process_compiler_identity(options.in_process)
                                    : compiler_identity(options.compiler);
-  return content_hash(std::string(source) + "\n/* built by " + compiler + " */\n");
+  return content_hash({source, "\n/* built by ", compiler, " */\n"});
 }
 
 Expected<CompiledLibrary> load_or_compile(std::string_view source,
@@ -249,8 +259,9 @@ Expected<CompiledLibrary> load_or_compile(std::string_view source,
   const std::string key = cache_key(source, options);
   const std::filesystem::path path = directory / entry_name(key, options);
   Diagnostics notes;
-  if (const std::optional<std::string> damage = entry_damage(path); !damage) {
-    Expected<LoadedUnit> cached = open_entry(path, options);
+  std::optional<std::string> damage;
+  Expected<LoadedUnit> cached = open_entry(path, options, damage);
+  if (!damage) {
     if (cached) {
       mark_used(path);
       return CompiledLibrary{std::move(*cached), path, true, 0, {}, key};

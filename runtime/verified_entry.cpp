@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/read_file.h"
 #include "runtime/sha256.h"
 
 namespace talon::runtime {
@@ -80,19 +81,52 @@ Expected<FileChecksum> checksum_of_file(const std::filesystem::path& path) {
   return sum;
 }
 
-std::optional<std::string> entry_damage(const std::filesystem::path& library) {
-  // The checksum first: a writer renames it before the library, so a library we read after
-  // it is at least as new, and a mismatch between the two only costs a rebuild.
+namespace {
+
+// The checksum file's record of `library`, or why there is none. Read before the library: a
+// writer renames it before the library, so a library read after it is at least as new, and a
+// mismatch between the two only costs a rebuild.
+std::optional<std::string> expected_checksum(const std::filesystem::path& library,
+                                             FileChecksum& expected) {
   std::error_code error;
   if (!std::filesystem::exists(library, error)) return "it is missing";
   if (!std::filesystem::exists(checksum_path(library), error)) return "it has no checksum file";
-  const std::optional<FileChecksum> expected = read_checksum(checksum_path(library));
-  if (!expected) return "its checksum file is malformed";
+  const std::optional<FileChecksum> read = read_checksum(checksum_path(library));
+  if (!read) return "its checksum file is malformed";
+  expected = *read;
+  return std::nullopt;
+}
+
+std::optional<std::string> mismatch(const FileChecksum& actual, const FileChecksum& expected) {
+  if (actual.bytes != expected.bytes || actual.sha256 != expected.sha256)
+    return describe_mismatch(actual, expected);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> entry_damage(const std::filesystem::path& library) {
+  FileChecksum expected;
+  if (std::optional<std::string> missing = expected_checksum(library, expected)) return missing;
   const Expected<FileChecksum> actual = checksum_of_file(library);
   if (!actual) return actual.diagnostics().items().front().message;
-  if (actual->bytes != expected->bytes || actual->sha256 != expected->sha256)
-    return describe_mismatch(*actual, *expected);
-  return std::nullopt;
+  return mismatch(*actual, expected);
+}
+
+VerifiedBytes read_verified_entry(const std::filesystem::path& library) {
+  VerifiedBytes out;
+  FileChecksum expected;
+  if ((out.damage = expected_checksum(library, expected))) return out;
+  Expected<std::string> bytes = read_text_file(library.string(), "cannot read the file");
+  if (!bytes) {
+    out.damage = bytes.diagnostics().items().front().message;
+    return out;
+  }
+  Sha256 hash;
+  hash.update(*bytes);
+  if ((out.damage = mismatch({bytes->size(), hash.hex_digest()}, expected))) return out;
+  out.bytes = std::move(*bytes);
+  return out;
 }
 
 Diagnostics publish_entry(const std::filesystem::path& built,

@@ -39,6 +39,15 @@ Expected<FileChecksum> checksum_of_file(const std::filesystem::path& path);
 // another checksum), or nothing when it matches its checksum file.
 std::optional<std::string> entry_damage(const std::filesystem::path& library);
 
+// The bytes of the entry `library`, read once and checked as entry_damage checks the file:
+// what is verified is what gets linked (an object archive, loaded from memory), even when
+// the file changes in between.
+struct VerifiedBytes {
+  std::string bytes;                  // when damage is empty
+  std::optional<std::string> damage;  // why the entry must not be loaded
+};
+VerifiedBytes read_verified_entry(const std::filesystem::path& library);
+
 // Moves `built` (a library in a build directory next to `library`) into place as the entry
 // `library`, its checksum file first. The build directory receives the checksum file
 // before its rename.

@@ -37,6 +37,8 @@ TEST_CASE("SHA-256 fed in pieces equals SHA-256 in one call", "[runtime][sha256]
 TEST_CASE("the cache key is the first 128 bits of SHA-256", "[runtime][sha256]") {
   CHECK(runtime::content_hash("abc") == "ba7816bf8f01cfea414140de5dae2223");
   CHECK(runtime::content_hash("abd") != runtime::content_hash("abc"));
+  // in pieces: the hash of their concatenation
+  CHECK(runtime::content_hash({"a", "", "bc"}) == runtime::content_hash("abc"));
 }
 
 }  // namespace talon
