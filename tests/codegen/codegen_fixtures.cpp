@@ -137,6 +137,17 @@ std::vector<double> random_inputs(std::size_t count, std::mt19937& rng) {
   return inputs;
 }
 
+FunctionSet random_function_set(int count, int num_ops) {
+  FunctionSet set;
+  for (int seed = 1; seed <= count; ++seed) {
+    RandomFunctionOptions random;
+    random.seed = static_cast<uint32_t>(seed);
+    random.num_ops = num_ops;
+    set.functions.push_back(random_function(*set.graph, "r" + std::to_string(seed), random));
+  }
+  return set;
+}
+
 namespace {
 
 bool close(double got, double want, double relative, double absolute) {

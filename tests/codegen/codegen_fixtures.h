@@ -41,6 +41,8 @@ struct RandomFunctionOptions {
 ir::Function random_function(ir::Graph& graph, const std::string& name,
                              const RandomFunctionOptions& options);
 std::vector<double> random_inputs(std::size_t count, std::mt19937& rng);
+// `count` random functions of `num_ops` ops, r1 … rCOUNT with seeds 1 … count.
+FunctionSet random_function_set(int count, int num_ops = 300);
 
 // "" when every got[i] is within `relative` of want[i] (|g - w| <= relative * max(|g|, |w|)
 // + absolute, NaN matching NaN, equal infinities matching), else a description of the first

@@ -69,13 +69,7 @@ TEST_CASE("C library matches the interpreter on every op (double)", "[codegen][c
 
 TEST_CASE("C library matches the interpreter on random functions (double)", "[codegen][c]") {
   TemporaryDirectory scratch = scratch_directory();
-  FunctionSet set;
-  for (uint32_t seed = 1; seed <= 6; ++seed) {
-    RandomFunctionOptions random;
-    random.seed = seed;
-    random.num_ops = 300;
-    set.functions.push_back(random_function(*set.graph, "r" + std::to_string(seed), random));
-  }
+  const FunctionSet set = random_function_set(6);
   // Locals, one work-array function each, and work arrays split into 50-statement helpers.
   const std::vector<std::pair<CStorage, int>> storages = {
       {CStorage::Locals, 0}, {CStorage::WorkArray, 0}, {CStorage::WorkArray, 50}};

@@ -51,13 +51,7 @@ TEST_CASE("the in-process compiler's identity names this CPU and its code target
 
 // -ffp-contract=off and no fast-math: a wider vector unit may not change a single rounding.
 TEST_CASE("code for this CPU computes the bits of code for the baseline CPU", "[codegen][clang]") {
-  FunctionSet set;
-  for (uint32_t seed = 1; seed <= 4; ++seed) {
-    RandomFunctionOptions random;
-    random.seed = seed;
-    random.num_ops = 300;
-    set.functions.push_back(random_function(*set.graph, "r" + std::to_string(seed), random));
-  }
+  const FunctionSet set = random_function_set(4);
   CRenderOptions options;
   options.exported = true;
   options.prefix = "test_";

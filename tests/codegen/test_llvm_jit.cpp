@@ -40,13 +40,7 @@ TEST_CASE("LLVM JIT matches the interpreter on every op", "[codegen][llvm]") {
 
 TEST_CASE("LLVM JIT matches the interpreter on random functions, optimised or not",
           "[codegen][llvm]") {
-  FunctionSet set;
-  for (uint32_t seed = 1; seed <= 8; ++seed) {
-    RandomFunctionOptions random;
-    random.seed = seed;
-    random.num_ops = 300;
-    set.functions.push_back(random_function(*set.graph, "r" + std::to_string(seed), random));
-  }
+  const FunctionSet set = random_function_set(8);
   for (bool optimize : {true, false}) {
     JitOptions options;
     options.optimize = optimize;
