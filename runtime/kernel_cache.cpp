@@ -146,14 +146,17 @@ Expected<CompiledLibrary> compile_privately(std::string_view source,
   return out;
 }
 
-// Whether the entry at `path` matches its checksum, allowing another process that is
-// publishing the same entry to finish its two renames.
-bool verifies_soon(const std::filesystem::path& path) {
-  for (int attempt = 0; attempt < kVerifyAttempts; ++attempt) {
-    if (!entry_damage(path)) return true;
+// open_entry, allowing another process that is publishing the same entry to finish its two
+// renames: `damage` stays set only when the entry never matched its checksum.
+Expected<LoadedUnit> open_entry_soon(const std::filesystem::path& path,
+                                     const KernelCacheOptions& options,
+                                     std::optional<std::string>& damage) {
+  Expected<LoadedUnit> opened = open_entry(path, options, damage);
+  for (int attempt = 1; damage && attempt < kVerifyAttempts; ++attempt) {
     std::this_thread::sleep_for(kVerifyPause);
+    opened = open_entry(path, options, damage);
   }
-  return false;
+  return opened;
 }
 
 // Brings the cache back under its cap after `built` joined it. A malformed
@@ -189,7 +192,9 @@ Expected<CompiledLibrary> build_entry(std::string_view source, const KernelCache
   Expected<std::filesystem::path> built = build_unit_file(source, scratch->path(), path, options);
   if (!built) return built.diagnostics();
   if (Diagnostics published = publish_entry(*built, path); published.has_errors()) return published;
-  if (!verifies_soon(path)) {
+  std::optional<std::string> damage;
+  Expected<LoadedUnit> library = open_entry_soon(path, options, damage);
+  if (damage) {
     // Another process published a different build of the same source between our two
     // renames (a C compiler whose output is not reproducible), or something damages files
     // in the cache: this run does without it. The next run rebuilds the entry.
@@ -199,8 +204,6 @@ Expected<CompiledLibrary> build_entry(std::string_view source, const KernelCache
     if (!own) return own.diagnostics();
     return Expected<CompiledLibrary>(std::move(*own), notes);
   }
-  std::optional<std::string> damage;
-  Expected<LoadedUnit> library = open_entry(path, options, damage);
   if (!library) return library.diagnostics();
   notes.append(enforce_size_cap(options, directory, path));
   return Expected<CompiledLibrary>(
