@@ -45,6 +45,8 @@ Result<SimulatorOptions> simulator_options(const Options& options) {
   copy.count(s.newton_iterations, 1, 10000, "newton_iterations", solver.newton_iterations);
   copy.count(s.pcr_iterations, 1, 100000, "pcr_iterations", solver.pcr_iterations);
   copy.count(s.krylov_iterations, 1, 1000, "krylov_iterations", solver.krylov_iterations);
+  copy.count(s.dense_rows, 0, 4096, "dense_rows", solver.dense_rows);
+  copy.positive(s.krylov_tolerance, "krylov_tolerance", solver.krylov_tolerance);
   copy.count(s.line_search_steps, 0, 60, "line_search_steps", solver.line_search_steps);
   copy.count(s.max_substep_depth, 0, 8, "max_substep_depth", solver.max_substep_depth);
   copy.positive(s.convergence_tolerance, "convergence_tolerance", solver.convergence_tolerance);

@@ -26,6 +26,19 @@ void add_solver_args(CLI::App& command, codegen::SolverOptions& solver) {
       ->group(group)
       ->capture_default_str();
   command
+      .add_option("--krylov-tolerance", solver.krylov_tolerance,
+                  "FGMRES stops at min(this, |F|^1/2) times the Newton residual (forcing term)")
+      ->check(positive_number())
+      ->group(group)
+      ->capture_default_str();
+  command
+      .add_option("--dense-rows", solver.dense_rows,
+                  "Factor the preconditioner's Schur system (Cholesky) when at most this many"
+                  " rows are coupled, else PCR (0: always PCR)")
+      ->check(CLI::Range(0, 4096))
+      ->group(group)
+      ->capture_default_str();
+  command
       .add_option("--convergence-tolerance", solver.convergence_tolerance,
                   "Newton stops once the step's residual is below this (m/s)")
       ->check(positive_number())

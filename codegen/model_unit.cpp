@@ -111,6 +111,7 @@ Expected<Layout> compute_layout(const ir::ResidualProgram& p, const SolverOption
   l.nv = 6 * p.nsim;
   l.nq = 7 * p.nsim;
   l.nrows = p.nrows;
+  l.dense_rows = std::min(p.nrows, solver.dense_rows);
   l.nnz = static_cast<int>(p.jhat_row.size());
   l.nfriction = p.nfriction;
   l.nnormal = count_rows(p, ir::RowKind::ContactNormal);

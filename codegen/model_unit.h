@@ -54,15 +54,27 @@ struct SolverOptions {
   // to the tolerance (64), none.
   int pcr_iterations = 64;
   double pcr_tolerance = 1e-12;  // a PCR solve stops when ‖r‖ ≤ this · ‖r₀‖ (scaled residuals)
+  // The preconditioner's Schur system is factored (Cholesky, codegen/solver/talon_dense.h)
+  // instead of solved by PCR when at most this many of its rows are coupled: PCR's residual
+  // leaves the compliance-fixed modes unresolved, and on MuJoCo's humanoid the direct solve
+  // halves the Newton updates per step (bench/RESULTS.md, twenty-second session). Its factor
+  // takes n(n+1)/2 values of the workspace (n = min(this, the rows)); 0: always PCR.
+  int dense_rows = 512;
   // The step converged when ‖L F‖ ≤ this (m/s; L = diag(M̃⁻¹, I) puts every row in velocity
   // units), or ≤ 4 ε (|q|/h + |u|) where that round-off floor is higher (f32:
   // codegen/solver/talon_convergence.h); the iteration stops there. Otherwise
   // NAME_stats.converged = 0.
   double convergence_tolerance = 1e-6;
   bool warm_start = true;  // iterate 0: the better of the previous step's impulses and 0
-  // FGMRES iterations per Newton direction at most (≥ 1); each stops earlier at the forcing
-  // term min(0.1, ‖L F‖^½) relative to ‖L F‖ (Eisenstat–Walker).
+  // FGMRES iterations per Newton direction at most (≥ 1); each stops earlier once its
+  // residual is at most η ‖L F‖, η = min(krylov_tolerance, ‖L F‖^½) (the forcing term). A
+  // residual norm hides the error along the Jacobian's small eigenvalues (the
+  // compliance-fixed modes, ~κ_t of the others): with Eisenstat–Walker's min(0.1, ‖L F‖^½)
+  // the humanoid's Newton updates crawled along them and cycled at friction cones; a cap of
+  // 1e-2 still split 5 % of its steps, 1e-3 to 1e-9 gave the same counts (bench/RESULTS.md,
+  // twenty-second session).
   int krylov_iterations = 16;
+  double krylov_tolerance = 1e-3;
   // Trust region: one Newton update turns no body's end-of-step orientation by more than this
   // (rad, h·|Δω|): the line search starts from that fraction of the direction.
   double max_rotation = 0.5;

@@ -85,7 +85,8 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
       << "typedef struct " << name << "_stats {\n"
       << "  int newton_iterations; /* Newton updates performed */\n"
       << "  int best_iterate;      /* the returned iterate (0 = the initial guess) */\n"
-      << "  int pcr_iterations;    /* PCR iterations, summed over the updates */\n"
+      << "  int pcr_iterations;    /* PCR iterations (a factored solve: 1), summed over the "
+         "updates */\n"
       << "  int converged;         /* 1 when sqrt(merit) <= the convergence tolerance (f32: or its"
       << " round-off floor); 0: the step returned its last iterate, unconverged */\n"
       << "  " << name << "_real merit; /* sum of squared residuals, (m/s)^2 */\n"
@@ -130,6 +131,12 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
       << "  int schur_rows[" << rows << "], schur_position[" << rows << "], schur_row[" << nnz
       << "], schur_col[" << nnz << "], schur_row_by_col[" << nnz << "], schur_col_start["
       << layout.nv + 1 << "], schur_nrows, schur_nnz;\n";
+  if (layout.dense_rows > 0)
+    out << "  /* the Schur system's Cholesky factor and its assembly (talon_dense.h) */\n"
+        << "  " << name << "_real dense_l[" << layout.dense_rows * (layout.dense_rows + 1) / 2
+        << "], dense_jb[" << 6 * rows << "], dense_gb[" << 6 * rows << "];\n"
+        << "  int dense_first[" << rows << "], dense_slot[" << rows << "], dense_body_rows[" << rows
+        << "], dense_state;\n";
   if (layout.nprobe > 0)
     out << "  /* the terrain inputs at a solution's end pose (talon_settle) */\n"
         << "  " << name << "_real terrain_next[" << ir::TerrainProbe::kInputs * layout.nprobe

@@ -31,6 +31,7 @@ struct Layout {
   // jvp_exact (only with SolverOptions::krylov_iterations > 0).
   bool resolve_split_steps = false;  // split_* arrays (SolverOptions::resolve_split_steps)
   int krylov = 0;                    // FGMRES iterations
+  int dense_rows = 0;  // coupled rows the direct Schur solve takes at most (talon_dense.h)
   int jvp_tangent_u = 0, jvp_tangent_lambda = 0, jvp_in_size = 0, jvp_out_size = 0;
   // The backward step (only with SolverOptions::adjoint_iterations > 0): vjp_exact and
   // vjp_inputs share their inputs (base, cotangent_dyn, cotangent_con); vjp_q_plus takes the

@@ -178,6 +178,7 @@ std::string config_text(const Layout& l, const ModelUnitOptions& options) {
       {"TALON_LIN_DIAG", l.lin_diag},
       {"TALON_NEWTON_ITERATIONS", s.newton_iterations},
       {"TALON_PCR_ITERATIONS", s.pcr_iterations},
+      {"TALON_DENSE_ROWS", l.dense_rows},
       {"TALON_WARM_START", s.warm_start ? 1 : 0},
       {"TALON_MAX_SUBSTEP_DEPTH", s.max_substep_depth},
       {"TALON_LINE_SEARCH_STEPS", s.line_search_steps},
@@ -203,6 +204,7 @@ std::string config_text(const Layout& l, const ModelUnitOptions& options) {
       {"TALON_TRACE_BLOCKS", kTraceBlockResiduals}};
   for (const auto& [name, value] : sizes) macro(out, name, static_cast<long long>(value));
   macro(out, "TALON_PCR_RELATIVE_TOLERANCE", s.pcr_tolerance * s.pcr_tolerance);
+  macro(out, "TALON_KRYLOV_TOLERANCE", s.krylov_tolerance);
   // The bar below which a step has converged, in every precision; the solver raises it to
   // the residual's round-off floor where that is higher, which in practice means f32
   // (codegen/solver/talon_convergence.h, docs/solver_options.md "Precision").

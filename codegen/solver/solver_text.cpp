@@ -14,6 +14,9 @@ constexpr std::string_view kMath =
 constexpr std::string_view kSchur =
 #include "codegen/solver/talon_schur.h"
     ;
+constexpr std::string_view kDense =
+#include "codegen/solver/talon_dense.h"
+    ;
 constexpr std::string_view kPcr =
 #include "codegen/solver/talon_pcr.h"
     ;
@@ -56,7 +59,7 @@ const std::string& solver_prelude_text() {
 const std::string& solver_loop_text() {
   static const std::string text = [] {
     std::string all;
-    for (std::string_view part : {kSchur, kPcr, kKrylov, kConvergence, kNewton, kAdjoint}) {
+    for (std::string_view part : {kSchur, kDense, kPcr, kKrylov, kConvergence, kNewton, kAdjoint}) {
       all += strip_markers(part);
       all += '\n';
     }

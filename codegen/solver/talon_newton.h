@@ -48,9 +48,9 @@ R"talon_c(
  * Newton's method on it, measured in velocity units by L = diag(M̃⁻¹, I):
  *   1. the direction d solves J(z) d = −F(z) with J the exact Jacobian (the generated
  *      `jvp_exact`: W, geometric stiffness and every contact term differentiated) by FGMRES
- *      (talon_krylov.h), right-preconditioned by the frozen-W Schur step (talon_pcr.h,
- *      talon_schur.h), to the forcing term ‖L(J d + F)‖ ≤ η ‖L F‖, η = min(0.1, ‖L F‖^½)
- *      (Eisenstat & Walker 1996: superlinear near the root, cheap far from it);
+ *      (talon_krylov.h), right-preconditioned by the frozen-W Schur step (talon_schur.h,
+ *      factored by talon_dense.h or solved by talon_pcr.h), to the forcing term
+ *      ‖L(J d + F)‖ ≤ η ‖L F‖ (talon_forcing_term);
  *   2. z ← z + α d with α the first of α₀, α₀/2, … (α₀ ≤ 1 the trust region: no body turns by
  *      more than TALON_MAX_ROTATION) that satisfies Armijo's condition on θ = ‖L F‖²,
  *      θ(z + α d) ≤ θ_ref − 2σα(1 − η) θ(z), η the relative residual FGMRES reached: d is a
@@ -384,13 +384,30 @@ static TALON_CALLABLE void talon_proximal_linearization(talon_workspace* ws, tal
 }
 #endif
 
+/* The forcing term η of the direction from an iterate of merit θ = ‖L F‖²:
+ * η = min(TALON_KRYLOV_TOLERANCE, ‖L F‖^½) — Eisenstat & Walker's choice near the root
+ * (superlinear convergence, so a converged step lands well below the tolerance, which finite
+ * differences of whole rollouts need), capped at 1e-3 far from it.
+ *
+ * Why the cap: the Jacobian has small eigenvalues that only the compliances fix (how a body's
+ * load splits between its contacts, ~κ_n; its sticking contacts' internal friction, ~κ_t),
+ * and a Krylov solve that stops at a relative residual leaves the direction's components
+ * along them wrong by up to that residual over the eigenvalue. With min(0.1, ‖L F‖^½) MuJoCo's
+ * humanoid dropped at h = 0.05 moved a foot's load between its contacts by the same 0.3 N·s
+ * every update until a friction cone flipped, then cycled between sticking and sliding: 20
+ * Newton updates a step, 144 at most, 13 extra substeps in 60 steps; with the cap 13 / 65 / 2
+ * (bench/RESULTS.md, twenty-second session). */
+static TALON_CALLABLE talon_real talon_forcing_term(talon_real merit) {
+  return TALON_FMIN((talon_real)TALON_KRYLOV_TOLERANCE, TALON_SQRT(TALON_SQRT(merit)));
+}
+
 /* One Newton update of the iterate in ws->in (residual in ws->res, merit `merit`): the exact
  * direction by FGMRES to the forcing term, then the line search against `reference`. Returns
  * the new merit; *accepted as talon_line_search; *pcr gets the PCR iterations it took. */
 static TALON_CALLABLE talon_real talon_newton_update(talon_workspace* ws, talon_real merit,
                                                     talon_real reference, int* accepted,
                                                     int* pcr) {
-  talon_real eta = TALON_FMIN((talon_real)0.1, TALON_SQRT(TALON_SQRT(merit)));
+  talon_real eta = talon_forcing_term(merit);
   talon_linearize_frozen(ws);
 #if TALON_KRYLOV_ITERATIONS > 0
   talon_proximal_linearization(ws, merit);

@@ -17,6 +17,8 @@ R"talon_c(
  * denominator has), after at most TALON_PCR_ITERATIONS operator applications.
  * It runs over the coupled rows (talon_schur.h, talon_schur_select); every other row's unit
  * diagonal is solved at once, Δλ_i = S_i² b_i (0 where S_i = 0).
+ * Where the coupled rows are few enough (TALON_DENSE_ROWS), their Cholesky factor solves
+ * them instead (talon_dense.h), counted as one iteration.
  * Returns the iterations done; writes Δλ to ws->pcr_x.
  */
 static TALON_CALLABLE int talon_pcr_solve(talon_workspace* ws) {
@@ -35,6 +37,13 @@ static TALON_CALLABLE int talon_pcr_solve(talon_workspace* ws) {
     y[i] = 0;
     r[i] = s[rows[i]] * ws->rhs[rows[i]];
   }
+#if TALON_DENSE_ROWS > 0
+  if (talon_dense_ready(ws)) { /* the direct solve (talon_dense.h) */
+    talon_dense_solve(ws, r);
+    for (i = 0; i < n; ++i) ws->pcr_x[rows[i]] = s[rows[i]] * r[i];
+    return 1;
+  }
+#endif
   rr0 = talon_dot(r, r, n);
   if (!(rr0 > TALON_TINY) || !talon_finite(rr0)) {
     for (i = 0; i < n; ++i) ws->pcr_x[rows[i]] = 0;

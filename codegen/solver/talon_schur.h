@@ -126,6 +126,9 @@ static TALON_CALLABLE void talon_schur_select(talon_workspace* ws) {
     }
   }
   ws->schur_col_start[TALON_NV] = m;
+#if TALON_DENSE_ROWS > 0
+  ws->dense_state = 0; /* TALON_DENSE_STALE (talon_dense.h): factored on first use */
+#endif
 }
 
 /* out = S (Ĵ M̃⁻¹ Ĵᵀ + C) S v on the coupled rows: v and out hold ws->schur_nrows values, the

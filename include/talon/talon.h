@@ -78,6 +78,8 @@ struct SolverSettings {
   std::optional<int> newton_iterations;         // K: Newton updates per step at most, 1..10000
   std::optional<int> pcr_iterations;            // per preconditioner solve at most, 1..100000
   std::optional<int> krylov_iterations;         // FGMRES per Newton direction at most, 1..1000
+  std::optional<double> krylov_tolerance;       // FGMRES's forcing term (> 0, relative)
+  std::optional<int> dense_rows;                // factor the Schur system up to, 0..4096 (0: PCR)
   std::optional<int> line_search_steps;         // halvings of a direction at most, 0..60
   std::optional<int> max_substep_depth;         // halvings of an unconverged step, 0..8
   std::optional<double> convergence_tolerance;  // m/s (> 0)
@@ -90,8 +92,8 @@ struct Options {
   // Reading the model (URDF only).
   bool floating_base = false;              // attach the root link to the world with a free joint
   std::vector<std::string> package_paths;  // roots for package:// (then ROS_PACKAGE_PATH)
-  // The scene around a robot whose file has none (URDF), as the command's --ground, --terrain, --base-pos
-  // and --actuate (`talon simulate --help`): the same settings build the same library.
+  // The scene around a robot whose file has none (URDF), as the command's --ground, --terrain,
+  // --base-pos and --actuate (`talon simulate --help`): the same settings build the same library.
   bool ground = false;                            // a static plane z = 0, friction 1
   std::optional<std::array<double, 3>> base_pos;  // with floating_base: the root link's start
   std::vector<std::string> actuate;  // servos: "JOINT=velocity:KV" or "JOINT=position:KP"

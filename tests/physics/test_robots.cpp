@@ -139,21 +139,72 @@ TEST_CASE("the three-wheeler takes a step command of 10 rad/s from rest at h = 0
   CHECK(u[0] == Approx(0.8).margin(0.05));
 }
 
+// Issue #15's bar for the humanoid, dropped for 3 s at h = 0.05 with the defaults: at most 20
+// Newton updates per step on average and 80 in any step, at most 5 % of the steps split. Its
+// counts are chaotic (a picometre moves them, bench/RESULTS.md), so the bar is checked from
+// four starts, the torso raised by k · 1e-12 m.
 TEST_CASE("MuJoCo's humanoid falls on its floor at h = 0.05", "[physics][robot][humanoid]") {
   const std::string path = "/usr/share/mujoco/model/humanoid/humanoid.xml";
   TALON_SKIP_IF_MISSING(path, "libmujoco-samples");
   Expected<Model> model = load_model(path);
   REQUIRE(model.ok());
   const Simulator sim = testing::make_simulator(std::move(*model));
-  runtime::WorldBatch w = sim.make_worlds(1);
-  double lowest_gap = INFINITY;
-  for (int k = 0; k < 60; ++k) {
-    sim.step(w, 0.05);
-    REQUIRE((w.status[0] & runtime::kWorldFailed) == 0);
-    lowest_gap = std::min(lowest_gap, testing::smallest(sim.contact_gaps(w, 0)));
+  for (int start = 0; start < 4; ++start) {
+    INFO("torso raised by " << start << "e-12 m");
+    runtime::WorldBatch w = sim.make_worlds(1);
+    w.q_of(0)[2] += start * 1e-12;
+    double lowest_gap = INFINITY;
+    int updates = 0, most = 0, split = 0;
+    for (int k = 0; k < 60; ++k) {
+      sim.step(w, 0.05);
+      REQUIRE((w.status[0] & runtime::kWorldFailed) == 0);
+      lowest_gap = std::min(lowest_gap, testing::smallest(sim.contact_gaps(w, 0)));
+      const int step_updates = static_cast<int>(w.stats_of(0)[codegen::kStatNewtonIterations]);
+      updates += step_updates;
+      most = std::max(most, step_updates);
+      split += w.stats_of(0)[codegen::kStatSubsteps] > 1;
+    }
+    CHECK(lowest_gap > -1e-3);               // penetration below 1 mm
+    CHECK(testing::com(w, 0, 0).z() < 0.5);  // the torso came down
+    CHECK(updates <= 20 * 60);
+    CHECK(most <= 80);
+    CHECK(split <= 3);
   }
-  CHECK(lowest_gap > -1e-3);               // penetration below 1 mm
-  CHECK(testing::com(w, 0, 0).z() < 0.5);  // the torso came down
+}
+
+// The preconditioner's Schur system factored (codegen/solver/talon_dense.h) or solved by PCR:
+// the step's equations have one root, so from the same state (the humanoid landing, its feet
+// and shins on the floor) both reach it to the tolerance.
+TEST_CASE("the humanoid's step has the same answer with its Schur system factored or iterated",
+          "[physics][robot][humanoid]") {
+  const std::string path = "/usr/share/mujoco/model/humanoid/humanoid.xml";
+  TALON_SKIP_IF_MISSING(path, "libmujoco-samples");
+  Expected<Model> model = load_model(path);
+  REQUIRE(model.ok());
+  SimulatorOptions iterated_options = testing::test_options();
+  iterated_options.solver.dense_rows = 0;
+  const Simulator factored = testing::make_simulator(*model);
+  const Simulator iterated = testing::make_simulator(std::move(*model), iterated_options);
+  runtime::WorldBatch w = factored.make_worlds(1);
+  for (int k = 0; k < 8; ++k) {
+    factored.step(w, 0.05);
+    REQUIRE((w.status[0] & runtime::kWorldFailed) == 0);
+  }
+  for (int k = 8; k < 12; ++k) {
+    INFO("step " << k + 1);
+    runtime::WorldBatch v = iterated.make_worlds(1);
+    std::copy(w.q.begin(), w.q.end(), v.q.begin());
+    std::copy(w.u.begin(), w.u.end(), v.u.begin());
+    factored.step(w, 0.05);
+    iterated.step(v, 0.05);
+    REQUIRE((w.status[0] & runtime::kWorldFailed) == 0);
+    REQUIRE((v.status[0] & runtime::kWorldFailed) == 0);
+    double du = 0, dq = 0;
+    for (std::size_t i = 0; i < w.u.size(); ++i) du = std::max(du, std::abs(w.u[i] - v.u[i]));
+    for (std::size_t i = 0; i < w.q.size(); ++i) dq = std::max(dq, std::abs(w.q[i] - v.q[i]));
+    CHECK(du < 1e-5);  // m/s, rad/s
+    CHECK(dq < 1e-6);
+  }
 }
 
 }  // namespace talon

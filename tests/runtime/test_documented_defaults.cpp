@@ -15,6 +15,8 @@ TEST_CASE("the solver defaults are docs/solver_options.md's", "[runtime][docs]")
   CHECK(solver.newton_iterations == 16);
   CHECK(solver.pcr_iterations == 64);
   CHECK(solver.krylov_iterations == 16);
+  CHECK(solver.krylov_tolerance == 1e-3);
+  CHECK(solver.dense_rows == 512);
   CHECK(solver.line_search_steps == 10);
   CHECK(solver.convergence_tolerance == 1e-6);
   CHECK(solver.max_substep_depth == 5);  // the finest substep h/32
