@@ -26,7 +26,10 @@ R"talon_c(
  * its row dependent, L's column there is zero and the solve leaves that row's component at 0
  * — for a consistent right-hand side the dependent rows' equations then hold as well.
  * TALON_DENSE_ROWS (SolverOptions::dense_rows) bounds n: larger systems, or a factor that is
- * not finite, fall back to PCR.
+ * not finite, fall back to PCR. So does f32: there 64 n ε is ~1e-4 and the κ_t modes' pivots
+ * (~1e-6) would count as dependent, leaving FGMRES to find them (the sliding box at h = 0.1:
+ * 119 Newton updates in f32 against 16 in f64; with PCR 14, tests/runtime/
+ * test_single_precision.cpp).
  */
 #if TALON_DENSE_ROWS > 0
 
@@ -125,6 +128,7 @@ static TALON_CALLABLE int talon_dense_factor(talon_workspace* ws) {
 /* Whether the factor of the current linearisation is there to solve with (factored now if
  * it is stale). */
 static TALON_CALLABLE int talon_dense_ready(talon_workspace* ws) {
+  if (sizeof(talon_real) < sizeof(double)) return 0; /* f32: PCR (see the top) */
   if (ws->dense_state == TALON_DENSE_STALE)
     ws->dense_state = ws->schur_nrows <= TALON_DENSE_ROWS && talon_dense_factor(ws)
                           ? TALON_DENSE_READY
