@@ -273,6 +273,9 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
   }
   Expected<Layout> layout = compute_layout(program, options.solver);
   if (!layout) return layout.diagnostics();
+  // In f32 the factor would count the friction compliance's pivots as dependent rows
+  // (codegen/solver/talon_dense.h): PCR solves the Schur system, no factor is generated.
+  if (options.precision != ir::CPrecision::Double) layout->dense_rows = 0;
 
   const bool cuda = options.target == UnitTarget::Cuda;
   const int parts = cuda ? 1 : options.parts;

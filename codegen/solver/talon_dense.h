@@ -26,10 +26,10 @@ R"talon_c(
  * its row dependent, L's column there is zero and the solve leaves that row's component at 0
  * — for a consistent right-hand side the dependent rows' equations then hold as well.
  * TALON_DENSE_ROWS (SolverOptions::dense_rows) bounds n: larger systems, or a factor that is
- * not finite, fall back to PCR. So does f32: there 64 n ε is ~1e-4 and the κ_t modes' pivots
- * (~1e-6) would count as dependent, leaving FGMRES to find them (the sliding box at h = 0.1:
- * 119 Newton updates in f32 against 16 in f64; with PCR 14, tests/runtime/
- * test_single_precision.cpp).
+ * not finite, fall back to PCR. f32 units have no factor (TALON_DENSE_ROWS is 0, set in
+ * codegen/model_unit.cpp): there 64 n ε is ~1e-4 and the κ_t modes' pivots (~1e-6) would
+ * count as dependent, leaving FGMRES to find them (the sliding box at h = 0.1: 119 Newton
+ * updates in f32 against 16 in f64; with PCR 14, tests/runtime/test_single_precision.cpp).
  */
 #if TALON_DENSE_ROWS > 0
 
@@ -61,16 +61,8 @@ static TALON_CALLABLE void talon_dense_add_body(talon_workspace* ws, int b) {
       jb[6 * ws->dense_slot[position] + c] +=
           ws->schur_jhat_by_col[k] * s[ws->schur_rows[position]];
     }
-  for (i = 0; i < count; ++i) { /* g_i = M̃_b⁻¹ (S Ĵ)_iᵀ: 1/m linear, I⁻¹ angular */
-    const talon_real* x = jb + 6 * i;
-    talon_real* g = gb + 6 * i;
-    g[0] = m[7] * x[0];
-    g[1] = m[7] * x[1];
-    g[2] = m[7] * x[2];
-    g[3] = m[8] * x[3] + m[11] * x[4] + m[12] * x[5];
-    g[4] = m[11] * x[3] + m[9] * x[4] + m[13] * x[5];
-    g[5] = m[12] * x[3] + m[13] * x[4] + m[10] * x[5];
-  }
+  for (i = 0; i < count; ++i) /* g_i = M̃_b⁻¹ (S Ĵ)_iᵀ */
+    talon_apply_body_inverse_mass(m, jb + 6 * i, gb + 6 * i);
   for (i = 0; i < count; ++i) {
     const int row_i = ws->dense_body_rows[i];
     ws->dense_slot[row_i] = -1; /* ready for the next body */
@@ -128,7 +120,6 @@ static TALON_CALLABLE int talon_dense_factor(talon_workspace* ws) {
 /* Whether the factor of the current linearisation is there to solve with (factored now if
  * it is stale). */
 static TALON_CALLABLE int talon_dense_ready(talon_workspace* ws) {
-  if (sizeof(talon_real) < sizeof(double)) return 0; /* f32: PCR (see the top) */
   if (ws->dense_state == TALON_DENSE_STALE)
     ws->dense_state = ws->schur_nrows <= TALON_DENSE_ROWS && talon_dense_factor(ws)
                           ? TALON_DENSE_READY

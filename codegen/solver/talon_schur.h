@@ -26,23 +26,26 @@ R"talon_c(
 /* A row couples to the others by at most √ of this (1e-8) when its K_ii ≤ this · A_ii. */
 #define TALON_SCHUR_DECOUPLED 1e-16
 
-/* Per body b: y = M̃⁻¹ x on the six entries (linear: x/m, angular: I_world⁻¹ x). */
+/* One body's y = M̃⁻¹ x on its six entries (linear: x/m, angular: I_world⁻¹ x); m is its 20
+ * mass entries. */
+static TALON_CALLABLE void talon_apply_body_inverse_mass(const talon_real* m, const talon_real* x,
+                                                         talon_real* y) {
+  const talon_real inv_m = m[7];
+  const talon_real wx = x[3], wy = x[4], wz = x[5];
+  y[0] = inv_m * x[0];
+  y[1] = inv_m * x[1];
+  y[2] = inv_m * x[2];
+  y[3] = m[8] * wx + m[11] * wy + m[12] * wz;
+  y[4] = m[11] * wx + m[9] * wy + m[13] * wz;
+  y[5] = m[12] * wx + m[13] * wy + m[10] * wz;
+}
+
+/* Per body b: y = M̃⁻¹ x on the six entries. */
 static TALON_CALLABLE void talon_apply_inverse_mass(const talon_real* mass, const talon_real* x,
                                                     talon_real* y) {
   int b;
-  for (b = 0; b < TALON_NSIM; ++b) {
-    const talon_real* m = mass + 20 * b;
-    const talon_real* xb = x + 6 * b;
-    talon_real* yb = y + 6 * b;
-    const talon_real inv_m = m[7];
-    const talon_real wx = xb[3], wy = xb[4], wz = xb[5];
-    yb[0] = inv_m * xb[0];
-    yb[1] = inv_m * xb[1];
-    yb[2] = inv_m * xb[2];
-    yb[3] = m[8] * wx + m[11] * wy + m[12] * wz;
-    yb[4] = m[11] * wx + m[9] * wy + m[13] * wz;
-    yb[5] = m[12] * wx + m[13] * wy + m[10] * wz;
-  }
+  for (b = 0; b < TALON_NSIM; ++b)
+    talon_apply_body_inverse_mass(mass + 20 * b, x + 6 * b, y + 6 * b);
 }
 
 /* y[NV] = Ĵᵀ x[NROWS] (y overwritten), column by column (talon_jhat_by_col), each column
