@@ -370,12 +370,26 @@ std::vector<ContactPoint> box_box_contacts(const GeomPose& a_pose, const GeomPos
       select(on_b, incident_face(a, ref.chooser.normal), incident_face(b, ref.chooser.normal));
   // The reference normal points out of the reference box: from A to B when it is A's face.
   const V3 normal = select(on_b, -ref.value.normal, ref.value.normal);
+  std::vector<ContactPoint> by_role;  // incident edges' points, then the reference edges'
+  for (int k = 0; k < kBoxBoxFaceSlots; ++k) {
+    const FacePoint p =
+        k < 4 ? incident_edge_point(ref, inc, k) : reference_edge_point(ref, inc, k - 4);
+    const Expr gap = select(edge_contact, inactive, select(p.hits, p.gap, inactive));
+    by_role.push_back({gap, p.incident - (0.5 * p.gap) * ref.value.normal, normal});
+  }
+  // Slots by the box whose edge holds the point: B's edges 0–3, A's 4–7, whichever face is
+  // the reference. Where A's and B's faces lie flat on each other their separations tie, and
+  // which is the reference flips with rounding; the polygon's points stay where they are (to
+  // first order), and so do their slots and the impulses on them. By role, the slots swapped
+  // halves at such a flip: the settle's choice at the end pose moved a resting box's impulses
+  // onto slots that no longer held a point, its re-solve started at θ = 334 and every step
+  // split (a box lying on its side on a box's corner, bench/RESULTS.md, twenty-third session).
   std::vector<ContactPoint> out;
   for (int slot = 0; slot < kBoxBoxFaceSlots; ++slot) {
-    const FacePoint p =
-        slot < 4 ? incident_edge_point(ref, inc, slot) : reference_edge_point(ref, inc, slot - 4);
-    const Expr gap = select(edge_contact, inactive, select(p.hits, p.gap, inactive));
-    out.push_back({gap, p.incident - (0.5 * p.gap) * ref.value.normal, normal});
+    const ContactPoint& own = by_role[slot];
+    const ContactPoint& swapped = by_role[(slot + 4) % kBoxBoxFaceSlots];
+    out.push_back(
+        {select(on_b, swapped.gap, own.gap), select(on_b, swapped.point, own.point), normal});
   }
 
   const EdgeAxis& e = edge.axis;

@@ -10,12 +10,14 @@
 // edge–edge axis gives one point: the closest points of the two edges.
 //
 // Slots (kBoxBoxSlots = 9), each with its gap measured along the pair's normal (first box to
-// second):
+// second). With A's face the reference (B's the incident face):
 //   0–3  face point k: where incident edge k (incident corner k to k + 1) enters the
 //        reference face (incident corner k itself when it lies over the face);
 //   4–7  face point 4 + k: where reference edge k enters the incident face's shadow (reference
 //        corner k itself when it lies under the incident face);
 //   8    edge–edge: the closest points of the two edges.
+// With B's face the reference the halves swap: slots 0–3 are B's edges and 4–7 A's either way,
+// so a point keeps its slot where the two faces tie as the reference (box_box.cpp).
 // Walking the clipped polygon's boundary, each vertex starts exactly one piece of it, and that
 // piece lies on an incident edge or on a reference edge: slots 0–7 are its vertex set, without
 // duplicates. A slot that holds no vertex (or, for 0–7, when an edge–edge axis is chosen, and

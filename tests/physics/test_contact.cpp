@@ -277,6 +277,29 @@ TEST_CASE("three boxes stacked askew rest on each other at h = 0.1", "[physics][
   check_stack_rests(sim);
 }
 
+// A box lying on its side on a larger box's top, overhanging one of its corners (the pose
+// the primitive pile's upper box came to rest in). The two faces lie flat on each other, so
+// which of them is the reference face ties and flips with rounding between the step's start
+// and its end pose; box-box's slots follow the box whose edge holds each point, so the
+// settle's re-choice keeps every impulse on its point. By reference and incident role the
+// halves of the slots swapped at the flip, and every step split (37.8 Newton updates a step;
+// bench/RESULTS.md, twenty-third session).
+TEST_CASE("a box lying on its side over a box's corner rests at h = 0.1 without a split step",
+          "[physics][contact]") {
+  const Simulator sim = testing::make_simulator(testing::model_from_mjcf(R"(
+<mujoco model="box_on_corner">
+  <default><geom type="box" friction="0.8" mass="0.5"/></default>
+  <worldbody>
+    <geom name="floor" type="plane" size="0 0 1"/>
+    <body pos="0 0 0.1"><freejoint/><geom size="0.1 0.1 0.1"/></body>
+    <body pos="0.0832 -0.0859 0.26" quat="0.6875 0.6875 0.1654 0.1654">
+      <freejoint/><geom size="0.07 0.06 0.05"/>
+    </body>
+  </worldbody>
+</mujoco>)"));
+  check_stack_rests(sim);
+}
+
 }  // namespace talon
 
 namespace talon {
