@@ -141,36 +141,59 @@ std::pair<V3, V3> closest_segment_points(const V3& centre_a, const V3& half_a, c
 
 namespace {
 
-// Signed distance from a point to a box, and the box's outward normal there (towards p).
-SolidDistance point_box(const GeomPose& box, const V3& p) {
+// The outward unit normal (box frame) of the face of a box (half sizes `half`) that the point
+// at `local` (box frame) penetrates least, or where it is outside, lies farthest out of.
+V3 least_penetrated_face(const V3& local, const V3& half) {
+  Expr depth[3];
+  for (int i = 0; i < 3; ++i) depth[i] = abs(local[i]) - half[i];
+  const Expr pick0 = le(depth[1], depth[0]) * le(depth[2], depth[0]);
+  const Expr pick1 = (1.0 - pick0) * le(depth[2], depth[1]);
+  const Expr pick2 = (1.0 - pick0) * (1.0 - pick1);
+  return {pick0 * sign_nonnegative(local.x), pick1 * sign_nonnegative(local.y),
+          pick2 * sign_nonnegative(local.z)};
+}
+
+// Signed distance from a point p to a box, and the box's outward normal there (towards p).
+// Outside: the distance to the clamped point. On or inside: the distance to the plane of the
+// face chosen with the box at `box_chooser` and the point at `p_chooser` (the least-penetrated
+// face there). Chosen at the pose itself that is the least-penetrated face at p, continuous
+// across the surface. Chosen at the step's start it is the face the point comes through: a
+// sphere that falls through a box's top within one step (the primitive pile's upper capsule
+// at 3.9 m/s onto a 0.2 m box at h = 0.1) ends nearer the bottom face, which pushed it on
+// downwards; the step's equations had no root there and Newton stalled at θ ≈ 56 for 16
+// updates (bench/RESULTS.md, twenty-third session).
+SolidDistance point_box(const GeomPose& box, const V3& p, const GeomPose& box_chooser,
+                        const V3& p_chooser) {
   Graph& g = graph_of(box);
   const V3 local = transpose_times(box.rot, p - box.center);
-  V3 clamped, excess;
-  Expr depth[3];
+  V3 excess;
+  Expr deepest;
   for (int i = 0; i < 3; ++i) {
     const Expr half = box.size[i];
-    const Expr c = clamp(local[i], -half, half);
-    clamped[i] = c;
-    excess[i] = local[i] - c;
-    depth[i] = abs(local[i]) - half;  // < 0 inside along axis i
+    excess[i] = local[i] - clamp(local[i], -half, half);
+    const Expr depth = abs(local[i]) - half;  // < 0 inside along axis i
+    deepest = i == 0 ? depth : max(deepest, depth);
   }
-  const Expr deepest = max(max(depth[0], depth[1]), depth[2]);
   // On the surface the outside branch has no direction (0/0): take the face, within
   // kSurfaceBand (rounding puts a touching point 1e-17 m outside, where excess/|excess|
   // guarded by kNormEps is a vector of length 1e-5).
   const Expr inside = le(deepest, g.constant(kSurfaceBand));
-  // Outside: distance to the clamped point. On or inside: the least-penetrated face.
   const Expr out_dist = smooth_norm(excess, kNormEps);
   const V3 out_normal = (1.0 / out_dist) * excess;
-  const Expr pick0 = le(depth[1], depth[0]) * le(depth[2], depth[0]);
-  const Expr pick1 = (1.0 - pick0) * le(depth[2], depth[1]);
-  const Expr pick2 = (1.0 - pick0) * (1.0 - pick1);
-  const V3 in_normal{pick0 * sign_nonnegative(local.x), pick1 * sign_nonnegative(local.y),
-                     pick2 * sign_nonnegative(local.z)};
+  const V3 in_normal = least_penetrated_face(
+      transpose_times(box_chooser.rot, p_chooser - box_chooser.center), box_chooser.size);
+  const Expr in_dist =
+      dot(in_normal, local) - (abs(in_normal.x) * box.size.x + abs(in_normal.y) * box.size.y +
+                               abs(in_normal.z) * box.size.z);
   const V3 normal_local{select(inside, in_normal.x, out_normal.x),
                         select(inside, in_normal.y, out_normal.y),
                         select(inside, in_normal.z, out_normal.z)};
-  return {select(inside, deepest, out_dist), box.rot * normal_local};
+  return {select(inside, in_dist, out_dist), box.rot * normal_local};
+}
+
+// The same with the face chosen at the pose itself.
+SolidDistance point_box(const GeomPose& box, const V3& p) {
+  return point_box(box, p, box, p);
 }
 
 // Signed distance from a point to a solid cylinder (radius R, half-length L along its z), and
@@ -360,10 +383,6 @@ std::vector<ContactPoint> plane_hull(const GeomPose& plane, const GeomPose& hull
     out.push_back(plane_point(plane, hull.center + hull.rot * vertex));
   }
   return out;
-}
-
-ContactPoint sphere_box(const V3& p, Expr r, const GeomPose& box) {
-  return sphere_against(p, r, point_box(box, p));
 }
 
 ContactPoint sphere_cylinder(const V3& p, Expr r, const GeomPose& cyl) {
@@ -559,20 +578,45 @@ Polytope polytope_of_geom(const GeomPose& p) {
   return polytope_of(p.type == GeomType::Mesh ? *p.hull : box_corners(Vec3::Ones()));
 }
 
-// A sphere, or a capsule's two end spheres, against a mesh hull: each measured from the
-// hull's feature nearest it at q⁻ (point_polytope).
-std::vector<ContactPoint> round_hull(const GeomPose& round, const GeomPose& hull,
-                                     const GeomPose& round_chooser, const GeomPose& hull_chooser) {
-  const Polytope shape = polytope_of_geom(hull);
+// A sphere, or a capsule's two end spheres, against a convex solid: each centre measured by
+// `distance(solid, solid_chooser, centre, centre at the chooser pose)` (a SolidDistance whose
+// choices are made at the chooser pose).
+template <class Distance>
+std::vector<ContactPoint> round_against(const GeomPose& round, const GeomPose& solid,
+                                        const GeomPose& round_chooser,
+                                        const GeomPose& solid_chooser, Distance distance) {
   auto collide = [&](const V3& centre, const V3& centre_chooser) {
     return sphere_against(centre, round.size.x,
-                          point_polytope(shape, hull, centre, hull_chooser, centre_chooser));
+                          distance(solid, solid_chooser, centre, centre_chooser));
   };
   if (round.type == GeomType::Sphere) return {collide(round.center, round_chooser.center)};
   std::vector<ContactPoint> out;
   for (const double sign : {-1.0, 1.0})
     out.push_back(collide(segment_end(round, sign), segment_end(round_chooser, sign)));
   return out;
+}
+
+// A sphere or capsule against a mesh hull: each centre measured from the hull's feature
+// nearest it at q⁻ (point_polytope).
+std::vector<ContactPoint> round_hull(const GeomPose& round, const GeomPose& hull,
+                                     const GeomPose& round_chooser, const GeomPose& hull_chooser) {
+  const Polytope shape = polytope_of_geom(hull);
+  return round_against(
+      round, hull, round_chooser, hull_chooser,
+      [&](const GeomPose& pose, const GeomPose& pose_chooser, const V3& p, const V3& p_chooser) {
+        return point_polytope(shape, pose, p, pose_chooser, p_chooser);
+      });
+}
+
+// A sphere or capsule against a box: a centre inside the box is pushed out of the face chosen
+// at q⁻ (point_box).
+std::vector<ContactPoint> round_box(const GeomPose& round, const GeomPose& box,
+                                    const GeomPose& round_chooser, const GeomPose& box_chooser) {
+  return round_against(
+      round, box, round_chooser, box_chooser,
+      [](const GeomPose& pose, const GeomPose& pose_chooser, const V3& p, const V3& p_chooser) {
+        return point_box(pose, p, pose_chooser, p_chooser);
+      });
 }
 
 // A cylinder against a mesh hull: box_cylinder's slot with the hull's distance
@@ -604,10 +648,11 @@ std::vector<ContactPoint> hull_hull(const GeomPose& a, const GeomPose& b, const 
 
 // The colliders that choose features at the step's start (the hull's support vertices of
 // plane–mesh, box–box's separating axis and clipping, which of cylinder–cylinder's slots are
-// on, a hull's faces and clipping or nearest feature), by canonically ordered pair type; a
-// terrain pairs as a plane.
+// on, a hull's faces and clipping or nearest feature, the face a sphere inside a box is
+// pushed out of), by canonically ordered pair type; a terrain pairs as a plane.
 enum class ChoosingCollider {
   None,
+  RoundBox,
   PlaneHull,
   BoxBox,
   CylinderCylinder,
@@ -619,6 +664,7 @@ enum class ChoosingCollider {
 ChoosingCollider choosing_collider_of(GeomType a, GeomType b) {
   using T = GeomType;
   if ((a == T::Plane || a == T::Terrain) && b == T::Mesh) return ChoosingCollider::PlaneHull;
+  if ((a == T::Sphere || a == T::Capsule) && b == T::Box) return ChoosingCollider::RoundBox;
   if (a == T::Box && b == T::Box) return ChoosingCollider::BoxBox;
   if (a == T::Cylinder && b == T::Cylinder) return ChoosingCollider::CylinderCylinder;
   if (polytope_pair(a, b)) return ChoosingCollider::HullHull;
@@ -635,6 +681,8 @@ std::optional<std::vector<ContactPoint>> choosing_collider(const GeomPose& a, co
   switch (choosing_collider_of(a.type, b.type)) {
     case ChoosingCollider::PlaneHull:
       return plane_hull(a, b, a_chooser, b_chooser);
+    case ChoosingCollider::RoundBox:
+      return round_box(a, b, a_chooser, b_chooser);
     case ChoosingCollider::BoxBox:
       return box_box_contacts(a, b, a_chooser, b_chooser);
     case ChoosingCollider::CylinderCylinder:
@@ -733,7 +781,6 @@ std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b) {
     if (b.type == T::Sphere) return {sphere_sphere(a.center, a.size.x, b.center, b.size.x)};
     if (b.type == T::Capsule)
       return {sphere_sphere(a.center, a.size.x, closest_on_segment(b, a.center), b.size.x)};
-    if (b.type == T::Box) return {sphere_box(a.center, a.size.x, b)};
     if (b.type == T::Cylinder) return {sphere_cylinder(a.center, a.size.x, b)};
   }
   if (a.type == T::Capsule && b.type == T::Cylinder) return capsule_cylinder(a, b);
@@ -742,8 +789,6 @@ std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b) {
         closest_segment_points(a.center, a.size.y * axis(a, 2), b.center, b.size.y * axis(b, 2));
     return {sphere_sphere(pa, a.size.x, pb, b.size.x)};
   }
-  if (a.type == T::Capsule && b.type == T::Box)
-    return end_spheres(a, [&](const V3& p, Expr r) { return sphere_box(p, r, b); });
   if (a.type == T::Box && b.type == T::Cylinder) return box_cylinder(a, b);
   return {};
 }

@@ -8,13 +8,14 @@
 //   plane–sphere 1, plane–capsule 2 (end spheres), plane–box 8 (corners),
 //   plane–cylinder 1 (the lowest rim point; mid-width when upright), sphere–sphere 1,
 //   sphere–capsule 1, capsule–capsule 1 (closest points of the segments), sphere–box 1,
-//   capsule–box 2 (end spheres), box–box 9 (separating axes: up to 8 vertices of the
-//   incident face clipped to the reference face, or one edge–edge point; see box_box.h),
-//   box–cylinder 1 (the rim point of one circle towards the box, as against a plane),
-//   sphere–cylinder 1 (exact point–cylinder distance), capsule–cylinder 3 (end spheres and
-//   the sphere closest to the cylinder's axis), cylinder–cylinder 7 (the first's point
-//   lowest against the second, each one's side point facing the other, four corners of the
-//   lens where end discs lie flat on each other, each switched on where it applies: see
+//   capsule–box 2 (end spheres; a centre inside the box is pushed out of the face chosen at
+//   the step's start, as for sphere–box), box–box 9 (separating axes: up to 8 vertices of
+//   the incident face clipped to the reference face, or one edge–edge point; see
+//   box_box.h), box–cylinder 1 (the rim point of one circle towards the box, as against a
+//   plane), sphere–cylinder 1 (exact point–cylinder distance), capsule–cylinder 3 (end
+//   spheres and the sphere closest to the cylinder's axis), cylinder–cylinder 7 (the first's
+//   point lowest against the second, each one's side point facing the other, four corners of
+//   the lens where end discs lie flat on each other, each switched on where it applies: see
 //   cylinder_cylinder), plane–mesh 8 (support points of the mesh's convex hull: see
 //   plane_hull), box–mesh and mesh–mesh 16 (the hulls' faces clipped to each other: see
 //   polytope_contacts.h), sphere–mesh 1 and capsule–mesh 2 (end spheres; each measured from
@@ -72,7 +73,8 @@ std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b);
 
 // The slots at the step's start (q⁻) and end (q⁺) poses. Colliders that choose features
 // (box–box's separating axis, faces and clipped vertices; the hull's support vertices of
-// plane–mesh; which of cylinder–cylinder's slots are on; a hull's faces or nearest feature)
+// plane–mesh; which of cylinder–cylinder's slots are on; a hull's faces or nearest feature;
+// the face that sphere–box and capsule–box push a centre inside the box out of)
 // choose them at the chooser poses for both, so that the step's residual is continuous and
 // piecewise smooth in q⁺ (a choice made at q⁺ switches a slot's impulse to another point or
 // off within one Newton step: the residual jumps there, and Newton stalls at the jump); the

@@ -149,6 +149,22 @@ TEST_CASE("contact geometry: sphere-box outside a face, at a corner and inside")
   check_vec(inside.normal, -(turn * Vec3::UnitZ()));
 }
 
+// A sphere that falls through a box's top face within one step ends nearer the bottom face;
+// the face it is pushed out of is chosen where the step starts (point_box), so the step's
+// contact pushes it back up through the top, the way it came, instead of on downwards.
+TEST_CASE("contact geometry: sphere-box pushes a centre that passed the top back out of it") {
+  Scene s;
+  const GeomPose box = s.geom(GeomType::Box, {0.1, 0.1, 0.1}, Vec3::Zero());
+  const GeomPose before = s.geom(GeomType::Sphere, {0.05, 0, 0}, {0.01, 0.02, 0.3});
+  const GeomPose after = s.geom(GeomType::Sphere, {0.05, 0, 0}, {0.01, 0.02, -0.07});
+  const auto through = s.step_slots(before, box, after, box);
+  CHECK_THAT(through[0].gap, WithinAbs(-0.07 - 0.1 - 0.05, 1e-14));
+  check_vec(through[0].normal, {0, 0, -1});  // from the sphere to the box: the sphere goes up
+  const auto at_rest = s.slots(after, box);  // chosen where it is: the nearer bottom face
+  CHECK_THAT(at_rest[0].gap, WithinAbs(-0.03 - 0.05, 1e-14));
+  check_vec(at_rest[0].normal, {0, 0, 1});
+}
+
 // Box-box slots (ir/lower/box_box.h): 0-3 points on incident edges, 4-7 points on reference
 // edges, 8 the edge-edge point; an inactive slot has the gap kInactiveGap.
 namespace {
