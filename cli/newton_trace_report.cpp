@@ -29,12 +29,14 @@ void print_newton_trace(std::ostream& out, const Simulator& sim, const NewtonTra
   const std::vector<std::string>& blocks = sim.unit().block_names;
   out << "\nnewton trace, world 0, step " << step
       << " (every iterate of every attempt; residuals in m/s, rad/s):\n"
-      << std::setw(9) << "h" << std::setw(4) << "k" << std::setw(11) << "merit";
+      << std::setw(9) << "h" << std::setw(4) << "k" << std::setw(11) << "merit" << std::setw(10)
+      << "alpha" << std::setw(10) << "eta";
   for (const std::string& b : blocks) out << std::setw(std::max<int>(11, b.size() + 2)) << b;
   out << "  largest |M^-1 r_dyn| linear / angular\n";
   for (const NewtonIterate& it : trace.iterates) {
-    out << std::defaultfloat << std::setprecision(4) << std::setw(9) << it.h << std::setw(4)
-        << it.k << std::scientific << std::setprecision(2) << std::setw(11) << it.merit;
+    out << std::defaultfloat << std::setprecision(4) << std::setw(9) << it.h << std::setw(4) << it.k
+        << std::scientific << std::setprecision(2) << std::setw(11) << it.merit << std::setw(10)
+        << it.step << std::setw(10) << it.forcing;
     for (std::size_t i = 0; i < blocks.size(); ++i)
       out << std::setw(std::max<int>(11, blocks[i].size() + 2)) << it.block_residual[i];
     out << "  " << largest(sim.model(), it.body_linear) << " / "
@@ -56,6 +58,8 @@ void write_newton_trace(JsonWriter& json, const Simulator& sim, const NewtonTrac
     json.key("h").value(it.h);
     json.key("k").value(it.k);
     json.key("merit").value(it.merit);
+    json.key("step").value(it.step);
+    json.key("forcing").value(it.forcing);
     json.key("blocks").begin_object();
     for (std::size_t i = 0; i < blocks.size(); ++i) json.key(blocks[i]).value(it.block_residual[i]);
     json.end_object();

@@ -163,7 +163,9 @@ enum TraceValue {
   kTraceH = 0,               // the attempt's step size (h, or a substep of it)
   kTraceIterate = 1,         // k (0 = the initial guess)
   kTraceMerit = 2,           // the iterate's merit ((m/s)²)
-  kTraceBlockResiduals = 3,  // then √Σ squares per block (block_names order), then per body
+  kTraceStep = 3,            // the step length α that reached it (0: an attempt's start)
+  kTraceForcing = 4,         // that direction's relative linear residual η (0: a start)
+  kTraceBlockResiduals = 5,  // then √Σ squares per block (block_names order), then per body
                              // |M̃⁻¹ r_dyn| of its linear and of its angular part
 };
 

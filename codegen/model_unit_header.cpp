@@ -188,6 +188,7 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
   if (layout.trace_capacity > 0)
     out << "  /* the Newton trace (" << name << "_set_trace, " << name << "_trace) */\n"
         << "  " << name << "_real trace[" << layout.trace_capacity * layout.trace_width << "];\n"
+        << "  " << name << "_real trace_step[2]; /* the last update's alpha and eta */\n"
         << "  int trace_on, trace_count;\n";
   out << "  " << name << "_real warm_h;\n  int warm_valid;\n  " << name << "_stats stats;\n}"
       << " " << name << "_workspace;\n";
@@ -293,7 +294,8 @@ std::string trace_prototypes(const std::string& n) {
          n +
          "_TRACE_WIDTH values per iterate:\n"
          "   the attempt's h, the iterate k (0 = the initial guess), its merit ((m/s)^2), the\n"
-         "   block residuals (" +
+         "   step length alpha and the direction's relative linear residual eta of the update\n"
+         "   that reached it (0 for k = 0), the block residuals (" +
          n + "_NBLOCKS, as in " + n +
          "_stats), then per body |M^-1 r_dyn| of its linear and\n"
          "   of its angular part (m/s, rad/s): the body whose momentum balance fails. */\n"

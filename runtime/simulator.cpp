@@ -165,6 +165,8 @@ NewtonTrace Simulator::newton_trace(runtime::WorldBatch& worlds, int w) const {
     it.h = e[codegen::kTraceH];
     it.k = static_cast<int>(e[codegen::kTraceIterate]);
     it.merit = e[codegen::kTraceMerit];
+    it.step = e[codegen::kTraceStep];
+    it.forcing = e[codegen::kTraceForcing];
     it.block_residual.assign(blocks, blocks + nblocks);
     for (const double* body = blocks + nblocks; body < e + width; body += 2) {
       it.body_linear.push_back(body[0]);

@@ -39,9 +39,11 @@ ir::LowerOptions default_lower_options();
 
 // One Newton iterate of a traced step (Simulator::newton_trace).
 struct NewtonIterate {
-  double h = 0;                                   // the attempt's step size: h or a substep
-  int k = 0;                                      // 0 = the initial guess
-  double merit = 0;                               // (m/s)²
+  double h = 0;        // the attempt's step size: h or a substep
+  int k = 0;           // 0 = the initial guess
+  double merit = 0;    // (m/s)²
+  double step = 0;     // the line search's α for the update that reached it (0 for k = 0)
+  double forcing = 0;  // that update's direction: its relative linear residual η (0 for k = 0)
   std::vector<double> block_residual;             // ModelUnit::block_names order
   std::vector<double> body_linear, body_angular;  // |M̃⁻¹ r_dyn| per body (m/s, rad/s)
 };

@@ -184,8 +184,10 @@ static TALON_CALLABLE talon_real talon_initial_iterate(talon_workspace* ws) {
 
 #if TALON_TRACE_CAPACITY > 0
 /* Records iterate k of the current attempt while tracing (NAME_set_trace): h, k, its merit,
- * the block residuals and per body |M̃⁻¹ r_dyn| (linear, angular), from what talon_merit left
- * in ws->block_now and ws->body_a. Iterates beyond the capacity are counted, not kept. */
+ * the step length α and forcing term η of the update that reached it (ws->trace_step; 0 for
+ * iterate 0), the block residuals and per body |M̃⁻¹ r_dyn| (linear, angular), from what
+ * talon_merit left in ws->block_now and ws->body_a. Iterates beyond the capacity are
+ * counted, not kept. */
 static TALON_CALLABLE void talon_trace_iterate(talon_workspace* ws, int k, talon_real merit) {
   talon_real *entry, *body;
   int i, b;
@@ -199,6 +201,8 @@ static TALON_CALLABLE void talon_trace_iterate(talon_workspace* ws, int k, talon
   entry[0] = ws->in[TALON_IN_H];
   entry[1] = (talon_real)k;
   entry[2] = merit;
+  entry[3] = k > 0 ? ws->trace_step[0] : 0;
+  entry[4] = k > 0 ? ws->trace_step[1] : 0;
   for (i = 0; i < TALON_NBLOCKS; ++i) entry[TALON_TRACE_BLOCKS + i] = TALON_SQRT(ws->block_now[i]);
   for (b = 0; b < TALON_NSIM; ++b) {
     body[2 * b] = TALON_SQRT(talon_dot(ws->body_a + 6 * b, ws->body_a + 6 * b, 3));
@@ -255,6 +259,9 @@ static TALON_CALLABLE talon_real talon_trial(talon_workspace* ws, talon_real alp
   int i;
   for (i = 0; i < TALON_NV; ++i) u[i] = ws->prev_u[i] + alpha * ws->kstep[i];
   for (i = 0; i < TALON_NROWS; ++i) lambda[i] = ws->prev_lambda[i] + alpha * ws->kstep[TALON_NV + i];
+#if TALON_TRACE_CAPACITY > 0
+  ws->trace_step[0] = alpha; /* the last trial is the accepted step (0: none) */
+#endif
   talon_kernel_residual(ws->in, ws->res);
   return talon_merit(ws, ws->block_now);
 }
@@ -416,6 +423,9 @@ static TALON_CALLABLE talon_real talon_newton_update(talon_workspace* ws, talon_
   talon_copy(ws->prev_u, ws->in + TALON_IN_U_PLUS, TALON_NV);
   talon_copy(ws->prev_lambda, ws->in + TALON_IN_LAMBDA, TALON_NROWS);
   *pcr += talon_krylov_direction(ws, &eta);
+#if TALON_TRACE_CAPACITY > 0
+  ws->trace_step[1] = eta;
+#endif
   return talon_line_search(ws, merit, reference, eta, accepted);
 }
 

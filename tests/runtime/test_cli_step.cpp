@@ -131,11 +131,13 @@ TEST_CASE("talon simulate --trace-step prints the Newton iterates of one step", 
   REQUIRE(text.status == 0);
   CHECK(text.out.find("newton trace, world 0, step 2") != std::string::npos);
   CHECK(text.out.find("contact_normal") != std::string::npos);
+  CHECK(text.out.find("merit     alpha       eta") != std::string::npos);
   const CliResult json = simulate(run + " --trace-step 2 --json");
   REQUIRE(json.status == 0);
   CHECK(json.out.find("\"newton_trace\":{\"step\":2,\"dropped\":0,\"iterates\":[{\"h\":0.1") !=
         std::string::npos);
   CHECK(json.out.find(",\"k\":0,\"merit\":") != std::string::npos);
+  CHECK(json.out.find(",\"step\":0,\"forcing\":0,\"blocks\":") != std::string::npos);
   CHECK(json.out.find("\"bodies\":[{\"name\":\"box\",\"linear\":") != std::string::npos);
   const CliResult beyond = simulate(run + " --trace-step 4");
   CHECK(beyond.status == 2);  // a usage error, found before compiling

@@ -94,12 +94,27 @@ TEST_CASE("the Newton trace lists every iterate of a step and changes nothing", 
   // Iterates 0 .. K' of the one attempt, K' the Newton updates it made.
   REQUIRE(trace.iterates.size() == stats[codegen::kStatNewtonIterations] + 1);
   CHECK(trace.dropped == 0);
+  int full_steps = 0;
   for (std::size_t i = 0; i < trace.iterates.size(); ++i) {
-    CHECK(trace.iterates[i].k == static_cast<int>(i));
-    CHECK(trace.iterates[i].h == 0.1);
-    CHECK(trace.iterates[i].body_linear.size() == 1);
-    CHECK(trace.iterates[i].block_residual.size() == traced.unit().block_names.size());
+    const NewtonIterate& it = trace.iterates[i];
+    CHECK(it.k == static_cast<int>(i));
+    CHECK(it.h == 0.1);
+    CHECK(it.body_linear.size() == 1);
+    CHECK(it.block_residual.size() == traced.unit().block_names.size());
+    // The update that reached it: an accepted step length and its direction's forcing term
+    // (none for the initial guess).
+    if (i == 0) {
+      CHECK(it.step == 0);
+      CHECK(it.forcing == 0);
+    } else {
+      CHECK(it.step > 0);
+      CHECK(it.step <= 1);
+      CHECK(it.forcing >= 0);
+      CHECK(it.forcing < 1);
+      full_steps += it.step == 1;
+    }
   }
+  CHECK(full_steps > 0);  // Newton's own steps near the root
   // The returned iterate is the traced one with the statistics' index, merit and blocks.
   const NewtonIterate& best = trace.iterates.at(static_cast<int>(stats[codegen::kStatBestIterate]));
   CHECK(best.merit == stats[codegen::kStatMerit]);
