@@ -579,15 +579,12 @@ Polytope polytope_of_geom(const GeomPose& p) {
 }
 
 // A sphere, or a capsule's two end spheres, against a convex solid: each centre measured by
-// `distance(solid, solid_chooser, centre, centre at the chooser pose)` (a SolidDistance whose
-// choices are made at the chooser pose).
-template <class Distance>
-std::vector<ContactPoint> round_against(const GeomPose& round, const GeomPose& solid,
-                                        const GeomPose& round_chooser,
-                                        const GeomPose& solid_chooser, Distance distance) {
+// `measure(centre, centre at round_chooser)` (a SolidDistance whose choices are made there).
+template <class Measure>
+std::vector<ContactPoint> round_against(const GeomPose& round, const GeomPose& round_chooser,
+                                        Measure measure) {
   auto collide = [&](const V3& centre, const V3& centre_chooser) {
-    return sphere_against(centre, round.size.x,
-                          distance(solid, solid_chooser, centre, centre_chooser));
+    return sphere_against(centre, round.size.x, measure(centre, centre_chooser));
   };
   if (round.type == GeomType::Sphere) return {collide(round.center, round_chooser.center)};
   std::vector<ContactPoint> out;
@@ -601,22 +598,18 @@ std::vector<ContactPoint> round_against(const GeomPose& round, const GeomPose& s
 std::vector<ContactPoint> round_hull(const GeomPose& round, const GeomPose& hull,
                                      const GeomPose& round_chooser, const GeomPose& hull_chooser) {
   const Polytope shape = polytope_of_geom(hull);
-  return round_against(
-      round, hull, round_chooser, hull_chooser,
-      [&](const GeomPose& pose, const GeomPose& pose_chooser, const V3& p, const V3& p_chooser) {
-        return point_polytope(shape, pose, p, pose_chooser, p_chooser);
-      });
+  return round_against(round, round_chooser, [&](const V3& centre, const V3& centre_chooser) {
+    return point_polytope(shape, hull, centre, hull_chooser, centre_chooser);
+  });
 }
 
 // A sphere or capsule against a box: a centre inside the box is pushed out of the face chosen
 // at q⁻ (point_box).
 std::vector<ContactPoint> round_box(const GeomPose& round, const GeomPose& box,
                                     const GeomPose& round_chooser, const GeomPose& box_chooser) {
-  return round_against(
-      round, box, round_chooser, box_chooser,
-      [](const GeomPose& pose, const GeomPose& pose_chooser, const V3& p, const V3& p_chooser) {
-        return point_box(pose, p, pose_chooser, p_chooser);
-      });
+  return round_against(round, round_chooser, [&](const V3& centre, const V3& centre_chooser) {
+    return point_box(box, centre, box_chooser, centre_chooser);
+  });
 }
 
 // A cylinder against a mesh hull: box_cylinder's slot with the hull's distance
