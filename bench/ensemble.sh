@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# A scene's Newton counts over an ensemble of starts: MODEL with body BODY raised by k·1e-12 m,
+# A scene's Newton counts over an ensemble of starts: MODEL with body BODY raised by k·SPACING,
 # k = 0 … N−1 (k = 0 is the file as it is), each run for 3 s with `talon simulate`'s defaults.
-# A picometre moves a pile's counts by a factor of two (bench/RESULTS.md, thirteenth session),
-# so one run says little about a solver change; this prints each start's mean / max Newton
-# updates per step and extra substeps, then the median of the means, the largest max and the
-# median of the extra substeps. BODY's element must be written <body name="BODY" pos="X Y Z"
+# SPACING is the environment's ENSEMBLE_SPACING in metres, 1e-12 by default. A picometre moves
+# a pile's counts by a factor of two (bench/RESULTS.md, thirteenth session), so one run says
+# little about a solver change; this prints each start's mean / max Newton updates per step
+# and extra substeps, then the median of the means, the largest max and the median of the
+# extra substeps. Picometre starts part only where a step's rounding decides something, and
+# many follow one trajectory (MuJoCo's humanoid: two to three distinct ones in sixteen);
+# ENSEMBLE_SPACING=1e-3 gives starts that fall differently (bench/RESULTS.md,
+# twenty-fourth session). BODY's element must be written <body name="BODY" pos="X Y Z"
 # (a file that includes others must be copied with them: MODEL is rewritten into a scratch
 # folder).
 # Usage: bench/ensemble.sh MODEL BODY [path/to/talon] [h] [N] [extra simulate args]
 # e.g.   bench/ensemble.sh /usr/share/mujoco/model/humanoid/humanoid.xml torso build/cli/talon 0.05 8
+#        ENSEMBLE_SPACING=1e-3 bench/ensemble.sh …  (starts a millimetre apart)
 # (run from the repository root; bench/pile_ensemble.sh is this on models/primitive_pile.xml).
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: bench/ensemble.sh MODEL BODY [talon] [h] [N] [simulate args]" >&2; exit 2; }
@@ -17,6 +22,7 @@ body=$2
 talon=${3:-build/cli/talon}
 h=${4:-0.05}
 count=${5:-8}
+spacing=${ENSEMBLE_SPACING:-1e-12}
 shift $(($# < 5 ? $# : 5))
 command -v jq >/dev/null || { echo "bench/ensemble.sh: needs jq (apt-get install jq)" >&2; exit 1; }
 [ -x "$talon" ] || { echo "bench/ensemble.sh: no talon binary at $talon (build it first)" >&2; exit 1; }
@@ -31,7 +37,7 @@ trap 'rm -rf "$scratch"' EXIT
 printf '%3s %8s %5s %6s %s\n' k mean max extra world
 touch "$scratch/means" "$scratch/extra"
 for k in $(seq 0 $((count - 1))); do
-  raised=$(awk -v z="$z" -v k="$k" 'BEGIN {printf "%.15g", z + k * 1e-12}')
+  raised=$(awk -v z="$z" -v k="$k" -v d="$spacing" 'BEGIN {printf "%.15g", z + k * d}')
   sed "s|<body name=\"$body\" pos=\"$x $y $z\"|<body name=\"$body\" pos=\"$x $y $raised\"|" "$model" \
     >"$scratch/start_$k.xml"
   # simulate exits non-zero when the world diverged; its JSON still has the counts.
