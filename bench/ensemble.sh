@@ -24,6 +24,9 @@ h=${4:-0.05}
 count=${5:-8}
 spacing=${ENSEMBLE_SPACING:-1e-12}
 shift $(($# < 5 ? $# : 5))
+# A spacing awk cannot read as a positive number would raise every start by 0: 8 copies of one run.
+awk -v d="$spacing" 'BEGIN {exit !(d ~ /^[0-9.]+([eE][-+]?[0-9]+)?$/ && d + 0 > 0)}' ||
+  { echo "bench/ensemble.sh: ENSEMBLE_SPACING='$spacing' is not a positive number of metres" >&2; exit 2; }
 command -v jq >/dev/null || { echo "bench/ensemble.sh: needs jq (apt-get install jq)" >&2; exit 1; }
 [ -x "$talon" ] || { echo "bench/ensemble.sh: no talon binary at $talon (build it first)" >&2; exit 1; }
 [ -f "$model" ] || { echo "bench/ensemble.sh: no model at $model" >&2; exit 1; }
