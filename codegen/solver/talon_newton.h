@@ -144,6 +144,11 @@ static TALON_CALLABLE talon_real talon_start_iterate(talon_workspace* ws, const 
   return talon_merit(ws, ws->block_now);
 }
 
+/* Whether talon_initial_iterate has a warm start to choose from. */
+static TALON_CALLABLE int talon_has_warm_start(const talon_workspace* ws) {
+  return TALON_WARM_START && ws->warm_valid == TALON_WARM_MAGIC && ws->warm_h > 0;
+}
+
 /* Iterate 0, with its residual in ws->res; returns its merit. The warm start: the previous
  * step's impulses (impulse = force·h, so rescaled to the new h) made admissible, with the
  * velocity they give, u⁺ = u⁻ − M̃⁻¹ r_dyn(u⁻, λ) (r_dyn is affine in u⁺ and λ up to the
@@ -157,15 +162,17 @@ static TALON_CALLABLE talon_real talon_start_iterate(talon_workspace* ws, const 
  * 0.02–0.4, cold 2.9; mean Newton updates 20 → 11.7). Not on planes alone: there the
  * humanoid dropped at h = 0.05 split 9 steps in 60 from it instead of 2 (bench/RESULTS.md).
  * Else the cold start. u⁻ rather than the free-flight ũ: q⁺(ũ) of a body resting on the
- * ground is h²g deep in it. */
-static TALON_CALLABLE talon_real talon_initial_iterate(talon_workspace* ws) {
+ * ground is h²g deep in it.
+ * With `other`, the one of the corrected warm start and the cold start that this choice
+ * passes over: the second iterate 0 of a step whose first solve failed (talon_step_world). */
+static TALON_CALLABLE talon_real talon_initial_iterate(talon_workspace* ws, int other) {
   const talon_real* u_minus = ws->in + TALON_IN_U_MINUS;
   talon_real* u = ws->in + TALON_IN_U_PLUS;
   const talon_real scale = ws->warm_h > 0 ? ws->in[TALON_IN_H] / ws->warm_h : 0;
   talon_real cold, warm, corrected;
   int j;
   cold = talon_start_iterate(ws, u_minus, 0, 0);
-  if (!TALON_WARM_START || ws->warm_valid != TALON_WARM_MAGIC || !(ws->warm_h > 0)) return cold;
+  if (!talon_has_warm_start(ws)) return cold;
   warm = talon_start_iterate(ws, u_minus, ws->warm_lambda, scale);
   if (!talon_finite(warm)) warm = TALON_HUGE;
   if (!talon_finite(cold)) cold = TALON_HUGE;
@@ -173,7 +180,9 @@ static TALON_CALLABLE talon_real talon_initial_iterate(talon_workspace* ws) {
   for (j = 0; j < TALON_NV; ++j) u[j] -= ws->body_a[j];
   talon_kernel_residual(ws->in, ws->res);
   corrected = talon_merit(ws, ws->block_now);
-  if (talon_finite(corrected) && corrected <= cold) return corrected;
+  if (talon_finite(corrected) && corrected <= cold)
+    return other ? talon_start_iterate(ws, u_minus, 0, 0) : corrected;
+  if (other) return corrected;
 #if TALON_NTERRAIN_PROBES > 0
   if (warm <= cold) return talon_start_iterate(ws, u_minus, ws->warm_lambda, scale);
 #else
@@ -284,10 +293,12 @@ static TALON_CALLABLE int talon_stick_slip_changed(const talon_workspace* ws) {
   return 0;
 }
 
-/* Where the Armijo search finds no step down to `alpha`: if a friction contact changes
- * between sticking and sliding before `alpha`, the step just past the first such change (by
- * bisection on α to a relative 1e-6), when that passes Armijo's test against `reference`.
- * Returns its merit and sets *accepted; otherwise *accepted stays 0.
+/* If a friction contact changes between sticking and sliding between the steps `low` (where
+ * none has) and `alpha`, the step just past the first such change (by bisection on α to a
+ * relative 1e-6), when that passes Armijo's test against `reference`. Returns its merit and
+ * sets *accepted; otherwise *accepted stays 0. Taken where the Armijo search finds no step
+ * down to its smallest α (low = 0), and where it found one short of a change that its first
+ * trial made (low = the step it found): see talon_line_search.
  *
  * Why: sticking rows are linear, v_t + R_t λ_t, and only R_t = κ_t k_t (κ_t = 1e-6) fixes how
  * sticking impulses split between contacts that hold the same motion (a wheel on an edge and
@@ -300,8 +311,9 @@ static TALON_CALLABLE int talon_stick_slip_changed(const talon_workspace* ws) {
  * its direction no longer pushes the split. */
 static TALON_CALLABLE talon_real talon_stick_slip_step(talon_workspace* ws, talon_real merit,
                                                        talon_real reference, talon_real eta,
-                                                       talon_real alpha, int* accepted) {
-  talon_real low = 0, high = alpha, trial;
+                                                       talon_real low, talon_real alpha,
+                                                       int* accepted) {
+  talon_real high = alpha, trial;
   int i;
   talon_trial(ws, high);
   if (!talon_stick_slip_changed(ws)) return merit;
@@ -323,24 +335,40 @@ static TALON_CALLABLE talon_real talon_stick_slip_step(talon_workspace* ws, talo
 
 /* The Armijo line search along ws->kstep from the iterate saved in ws->prev_*, whose merit
  * is `merit` (η the direction's relative linear residual, `reference` the largest recent
- * merit), then the stick/slip step where it fails. Leaves the accepted iterate and its
+ * merit), then the stick/slip step where it fails, or where the step it found stops short of
+ * a friction contact that the full step moved between sticking and sliding. Halving from
+ * there approaches that contact's cone geometrically and never crosses it: MuJoCo's humanoid
+ * lying on the floor took a sticking contact to 0.81, 0.94, 0.986, 0.997 … 1.0000 of μλ_n in
+ * seven updates at α = ½ … 1/1600, θ flat at 2e-12 against the 1e-12 bar, where the root has
+ * it sliding (bench/RESULTS.md, twenty-fourth session). Leaves the accepted iterate and its
  * residual in ws->in / ws->res and returns its merit; when no step passes, the saved iterate
  * is restored (and its residual recomputed) and *accepted is 0. */
 static TALON_CALLABLE talon_real talon_line_search(talon_workspace* ws, talon_real merit,
                                                    talon_real reference, talon_real eta,
                                                    int* accepted) {
-  talon_real alpha = talon_trust_region(ws), smallest = alpha, trial;
-  int halvings;
+  const talon_real full = talon_trust_region(ws);
+  talon_real alpha = full, smallest = alpha, trial;
+  int halvings, full_changed = 0;
   *accepted = 0;
   for (halvings = 0; halvings <= TALON_LINE_SEARCH_STEPS; ++halvings, alpha *= (talon_real)0.5) {
     trial = talon_trial(ws, alpha);
     smallest = alpha;
     if (talon_armijo_passes(trial, reference, merit, eta, alpha)) {
       *accepted = 1;
+      if (full_changed && !talon_stick_slip_changed(ws)) {
+        /* Stopped short of the friction contact that the full step moved between sticking and
+         * sliding: the step just past it, which is longer, where it passes too and ends no
+         * higher. */
+        int past_accepted = 0;
+        const talon_real past =
+            talon_stick_slip_step(ws, merit, reference, eta, alpha, full, &past_accepted);
+        return past_accepted && past <= trial ? past : talon_trial(ws, alpha);
+      }
       return trial;
     }
+    if (halvings == 0) full_changed = talon_stick_slip_changed(ws);
   }
-  trial = talon_stick_slip_step(ws, merit, reference, eta, smallest, accepted);
+  trial = talon_stick_slip_step(ws, merit, reference, eta, 0, smallest, accepted);
   if (*accepted) return trial;
   return talon_trial(ws, 0);
 }
@@ -446,6 +474,7 @@ static TALON_CALLABLE talon_real talon_split_iterate(talon_workspace* ws) {
 #define TALON_START_WARM 0   /* talon_initial_iterate: the better of cold and warm start */
 #define TALON_START_SPLIT 1  /* talon_split_iterate: a split step's end state */
 #define TALON_START_RESUME 2 /* talon_resume_iterate: the last solution (ws->best_*) */
+#define TALON_START_OTHER 3  /* talon_initial_iterate: the other of cold and warm start */
 
 /* Iterate 0 of a step solved again with slightly different data (a terrain's planes,
  * talon_settle): its last solution as it stands. Not talon_initial_iterate's warm
@@ -459,19 +488,26 @@ static TALON_CALLABLE talon_real talon_resume_iterate(talon_workspace* ws) {
   return talon_merit(ws, ws->block_now);
 }
 
-/* Whether no body of the iterate in ws->in turns by half a turn or more over the step
- * (h |ω⁺| < π). The step sees the bodies only at q⁻ and q⁺, and q⁺ = exp(h ω⁺) q⁻ repeats
- * with every whole turn, so its equations have roots where a body in contact spins round
- * once or more within the step: the primitive pile's capsule at 233 rad/s in a step of
- * 0.05 s, launched off the pile by it (bench/RESULTS.md, fifteenth session). Such a root is
- * not taken: the step splits, and at h/2ᵏ the same spin is 2ᵏ times further from a root. */
+/* Whether every body's turn over the step, the rotation vector h ω⁺, is of its aliases the
+ * one nearest the turn it came in with, h ω⁻. The step sees the bodies only at q⁻ and q⁺,
+ * and q⁺ = exp(h ω⁺) q⁻ is the same for h ω⁺ + 2πk ω̂⁺ (k any integer), so its equations have
+ * roots where a body in contact spins round once more (or less) within the step than it
+ * was turning: the primitive pile's capsule at 233 rad/s, 11.7 rad in a step of 0.05 s
+ * (bench/RESULTS.md, fifteenth session). |h ω⁺ + 2πk ω̂⁺ − h ω⁻| is least at k = 0
+ * exactly when |h (|ω⁺| − ω̂⁺·ω⁻)| ≤ π. Such a root is not taken: the step splits, and at
+ * h/2ᵏ the same spin is 2ᵏ times further from an alias. Until the twenty-fifth session this
+ * was h |ω⁺| < π (the alias nearest no turn at all), which split every step of a capsule
+ * rolling at 79 rad/s at h = 0.05 although it had converged. */
 static TALON_CALLABLE int talon_turns_resolved(const talon_workspace* ws) {
   const talon_real h = ws->in[TALON_IN_H];
   const talon_real pi = (talon_real)3.14159265358979323846;
   int b;
   for (b = 0; b < TALON_NSIM; ++b) {
     const talon_real* w = ws->in + TALON_IN_U_PLUS + 6 * b + 3;
-    if (h * TALON_SQRT(talon_dot(w, w, 3)) >= pi) return 0;
+    const talon_real* w_minus = ws->in + TALON_IN_U_MINUS + 6 * b + 3;
+    const talon_real speed = TALON_SQRT(talon_dot(w, w, 3));
+    const talon_real along = speed > 0 ? talon_dot(w, w_minus, 3) / speed : 0;
+    if (h * TALON_FABS(speed - along) > pi) return 0;
   }
   return 1;
 }
@@ -494,7 +530,7 @@ static TALON_CALLABLE int talon_solve(talon_workspace* ws, int start) {
     merit = talon_split_iterate(ws);
 #endif
   else
-    merit = talon_initial_iterate(ws);
+    merit = talon_initial_iterate(ws, start == TALON_START_OTHER);
   for (i = 0; i < TALON_MERIT_MEMORY; ++i) recent[i] = merit;
   for (k = 0;; ++k) {
     talon_real reference = 0;
@@ -814,9 +850,11 @@ static TALON_CALLABLE int talon_resolve_full_step(talon_workspace* ws, const tal
 /* Advances (q, u) by h in place. `ctrl` may be 0 (all controls zero).
  *
  * Substep fallback: a step whose Newton iteration does not converge is not taken; it is
- * retried as two steps of h/2, recursively down to h/2^TALON_MAX_SUBSTEP_DEPTH (the last
- * level's iterate is then taken, flagged unconverged, unless its merit exceeds
- * TALON_DIVERGED_MERIT: such an iterate is garbage, and the step fails instead). Converged
+ * solved once more at h from the other iterate 0 (TALON_START_OTHER, where there is a warm
+ * start), and when that fails too retried as two steps of h/2, recursively down to
+ * h/2^TALON_MAX_SUBSTEP_DEPTH (the last level's iterate is then taken, flagged unconverged,
+ * unless its merit exceeds TALON_DIVERGED_MERIT: such an iterate is garbage, and the step
+ * fails instead). Converged
  * steps are never split. After a split the size doubles back once the substeps realign with
  * the coarser grid. Counted in stats.substeps (1: not split). With TALON_RESOLVE_SPLIT_STEPS
  * the whole step is then solved once more from the split's end (talon_resolve_full_step); when
@@ -853,9 +891,23 @@ static TALON_CALLABLE int talon_step_world(talon_workspace* ws, talon_real* q, t
 #endif
   while (done < total) {
     const talon_real sub = h * (talon_real)size / (talon_real)total;
-    const int ok = talon_solve_substep(ws, ws->start_q, ws->start_u, sub, TALON_START_WARM);
+    int ok = talon_solve_substep(ws, ws->start_q, ws->start_u, sub, TALON_START_WARM);
     newton += ws->stats.newton_iterations;
     pcr += ws->stats.pcr_iterations;
+    if ((!ok || !ws->stats.converged) && size == total && talon_has_warm_start(ws)) {
+      /* Before splitting, the whole step once more from the other iterate 0: the step's
+       * root is unique, so whichever start reaches it gives the same answer, where a split
+       * gives another (backward Euler at h/2), and whether a step needs the split is decided
+       * by where its Newton iteration goes: the three-wheeler dropping off its obstacle at
+       * h = 0.1 (step 32 of its 60-step crossing) stalled from the cold start with two
+       * friction contacts of a wheel on the obstacle's edge held at their discs' rims, where
+       * the root has the wheel off it, and the split's answers were 0.2–1.1 mm off the root;
+       * from the warm start it converged, and in runs a control nudge of 1e-6 apart it
+       * split or not, so their differences jumped (bench/RESULTS.md, twenty-fifth session). */
+      ok = talon_solve_substep(ws, ws->start_q, ws->start_u, sub, TALON_START_OTHER);
+      newton += ws->stats.newton_iterations;
+      pcr += ws->stats.pcr_iterations;
+    }
     if ((!ok || !ws->stats.converged) && size > 1) {
       size /= 2; /* retry this stretch as two halves */
       continue;

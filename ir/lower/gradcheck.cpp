@@ -303,9 +303,13 @@ class Checker {
     return out;
   }
 
+  // M̃ is ∂r_dyn/∂u⁺ with λ = 0 and ω⁺ = 0, where the implicit gyroscopic torque
+  // ω⁺ × I_w ω⁺ (dynamics.cpp) has no derivative: elsewhere the exact Jacobian adds
+  // h ∂(ω⁺ × I_w ω⁺)/∂ω⁺, which the preconditioner leaves out (jvp_exact checks it).
   void check_mass(const KernelPoint& p) {
     KernelPoint at_rest = p;
     std::fill(at_rest.lambda.begin(), at_rest.lambda.end(), 0.0);
+    for (int b = 0; b < prog_.nsim; ++b) std::fill_n(at_rest.u_plus.begin() + 6 * b + 3, 3, 0.0);
     const Vector mass = eval_.run("mass", at_rest);
     Comparison& cmp = comparison("mass");
     for (int col : pick(prog_.ndyn(), opt_.max_columns, rng_)) {

@@ -123,7 +123,8 @@ TEST_CASE("lowering: free fall solves the dynamics rows exactly") {
   for (double r : output(prog, "residual", "r_dyn", p)) CHECK_THAT(r, WithinAbs(0, 1e-14));
 }
 
-TEST_CASE("lowering: dynamics rows carry M(u+ - u-) and the gyroscopic torque") {
+// The gyroscopic torque at ω⁺ (implicit; ir/lower/dynamics.cpp says why) with I_w at q⁻.
+TEST_CASE("lowering: dynamics rows carry M(u+ - u-) and the implicit gyroscopic torque") {
   const Model model = free_box();
   const ir::ResidualProgram prog = lower(model);
   const ir::KernelPoint p = moving_point(model, prog);
@@ -132,7 +133,7 @@ TEST_CASE("lowering: dynamics rows carry M(u+ - u-) and the gyroscopic torque") 
   const Mat3 inertia = rot * model.sim_inertia[0] * rot.transpose();
   const Vec3 w_minus(p.u_minus[3], p.u_minus[4], p.u_minus[5]);
   const Vec3 w_plus(p.u_plus[3], p.u_plus[4], p.u_plus[5]);
-  const Vec3 expected_ang = inertia * (w_plus - w_minus) + p.h * w_minus.cross(inertia * w_minus);
+  const Vec3 expected_ang = inertia * (w_plus - w_minus) + p.h * w_plus.cross(inertia * w_plus);
   for (int i = 0; i < 3; ++i) {
     const double lin = 2.0 * (p.u_plus[i] - p.u_minus[i]) - p.h * 2.0 * model.gravity[i];
     CHECK_THAT(r[i], WithinAbs(lin, 1e-14));
@@ -157,7 +158,7 @@ TEST_CASE("lowering: the mass kernel gives M, its inverse and u_tilde") {
     CHECK_THAT(mass[8 + k], WithinAbs(inverse(sym[k][0], sym[k][1]), 1e-10));
   }
   const Vec3 w(p.u_minus[3], p.u_minus[4], p.u_minus[5]);
-  const Vec3 w_tilde = w - p.h * inverse * w.cross(inertia * w);
+  const Vec3 w_tilde = w;  // no torque but the gyroscopic one, which is at ω⁺ (not in ũ)
   for (int i = 0; i < 3; ++i) {
     CHECK_THAT(mass[14 + i], WithinAbs(p.u_minus[i] + p.h * model.gravity[i], 1e-14));
     CHECK_THAT(mass[17 + i], WithinAbs(w_tilde[i], 1e-12));
