@@ -214,11 +214,6 @@ StepFace incident_face(const StepBox& other, const V3& n) {
   return best;
 }
 
-// 2D coordinates of a point in a face's (u, v) frame, and the rectangle |x| ≤ hx, |y| ≤ hy.
-struct Coords {
-  Expr x, y;
-};
-
 // The parameters [enter, exit] of the segment c0 + t (c1 − c0) inside the slab |c| ≤ half
 // (Liang & Barsky, "A New Concept and Method for Line Clipping", ACM TOG 1984), and the side
 // (±1: c = ±half) it enters across. A segment parallel to the slab is inside it for every t
@@ -245,12 +240,6 @@ Interval slab(Expr c0, Expr c1, Expr half) {
 // inside or across which side it enters (x or y, and the sign).
 struct EntryChoice {
   Expr hits, from_start, through_x, side, grow;
-};
-
-// A segment in a rectangle's frame at the chooser pose and at q⁺, and the rectangle.
-struct StepSegment {
-  Coords chooser_start, chooser_end, value_start, value_end;
-  Expr half_x, half_y;
 };
 
 // The margin (shrinking the rectangle when negative) only decides which slots hold a vertex,
@@ -290,15 +279,14 @@ Expr entry_at(const EntryChoice& c, const StepSegment& s) {
   return select(max(c.from_start, parallel), zero, clamp(crossing, zero, one));
 }
 
-struct Entry {
-  Expr t, hits;
-};
+}  // namespace
 
-// The segment's entry at q⁺ with every choice made at the chooser pose.
 Entry clipped_entry(const StepSegment& s, double margin) {
   const EntryChoice c = choose_entry(s, margin);
-  return {entry_at(c, s), c.hits};
+  return {entry_at(c, s), c.hits, c.from_start};
 }
+
+namespace {
 
 // A vertex of the clipped polygon: the incident face's point there, its gap above the
 // reference face along the reference normal, and whether the slot holds a vertex at all.

@@ -59,6 +59,29 @@ inline constexpr double kClipMargin = 1e-5;
 // (inside or outside it entirely), so its crossing parameters are not divided out.
 inline constexpr double kParallelExtent = 1e-12;
 
+// Clipping a segment to a rectangle with the choices (whether it meets the rectangle, where
+// it enters) made at the chooser pose and the entry measured at q⁺: box–box clips the incident
+// face's edges so, capsule–box its axis (contact_geometry.cpp).
+// 2D coordinates of a point in a face's (u, v) frame, and the rectangle |x| ≤ hx, |y| ≤ hy.
+struct Coords {
+  Expr x, y;
+};
+// A segment in a rectangle's frame at the chooser pose and at q⁺, and the rectangle.
+struct StepSegment {
+  Coords chooser_start, chooser_end, value_start, value_end;
+  Expr half_x, half_y;
+};
+// t ∈ [0, 1]: where the segment enters the rectangle at q⁺ (0 when it starts inside); hits:
+// whether it meets the rectangle grown by `margin` at the chooser pose; from_start: whether
+// its start lies within that (or kClipMargin) there.
+struct Entry {
+  Expr t, hits, from_start;
+};
+// The margin (shrinking the rectangle when negative) only decides which slots hold a vertex,
+// as kClipMargin says: the point is the entry into the rectangle itself wherever the segment
+// meets it.
+Entry clipped_entry(const StepSegment& s, double margin);
+
 // The kBoxBoxSlots slots of two boxes at poses (a, b), normal from `a` to `b`, with every
 // choice (the separating axis, the reference and incident faces, the edges, which slots hold
 // a vertex) made at (a_chooser, b_chooser): the step's start (contact_geometry.h).

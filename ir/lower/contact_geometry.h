@@ -8,8 +8,9 @@
 //   plane–sphere 1, plane–capsule 2 (end spheres), plane–box 8 (corners),
 //   plane–cylinder 1 (the lowest rim point; mid-width when upright), sphere–sphere 1,
 //   sphere–capsule 1, capsule–capsule 1 (closest points of the segments), sphere–box 1,
-//   capsule–box 2 (end spheres; a centre inside the box is pushed out of the face chosen at
-//   the step's start, as for sphere–box), box–box 9 (separating axes: up to 8 vertices of
+//   capsule–box 4 (end spheres, a centre inside the box pushed out of the face chosen at the
+//   step's start as for sphere–box, and the axis clipped to the box face it lies against
+//   from either end: capsule_box_clipped), box–box 9 (separating axes: up to 8 vertices of
 //   the incident face clipped to the reference face, or one edge–edge point; see
 //   box_box.h), box–cylinder 1 (the rim point of one circle towards the box, as against a
 //   plane), sphere–cylinder 1 (exact point–cylinder distance), capsule–cylinder 3 (end

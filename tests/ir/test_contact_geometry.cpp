@@ -165,6 +165,54 @@ TEST_CASE("contact geometry: sphere-box pushes a centre that passed the top back
   check_vec(at_rest[0].normal, {0, 0, 1});
 }
 
+// Capsule-box: the end spheres, then the capsule's axis clipped to the face it lies against
+// (from either end: where the axis enters the region over the face), each clipped slot off
+// where its end already lies over the face or where the axis lies inside the box.
+TEST_CASE("contact geometry: capsule-box ends and the axis clipped to the face") {
+  const Quat along_x = about(Vec3::UnitY(), M_PI / 2);
+  const double r = 0.04, half_length = 0.2;
+  Scene s;
+  const GeomPose box = s.geom(GeomType::Box, {0.1, 0.1, 0.1}, Vec3::Zero());
+  auto capsule_at = [&](const Vec3& centre, const Quat& turn) {
+    return s.slots(s.geom(GeomType::Capsule, {r, half_length, 0}, centre, turn), box);
+  };
+  // Across the top with both ends beyond the box's sides, 1 cm above it: the clipped slots
+  // are over the top's edges x = ∓0.1.
+  const auto across = capsule_at({0, 0.03, 0.15}, along_x);
+  REQUIRE(across.size() == 4);
+  const double end_gap = std::hypot(0.1, 0.05) - r;  // from the top edges
+  CHECK_THAT(across[0].gap, WithinAbs(end_gap, 1e-12));
+  CHECK_THAT(across[1].gap, WithinAbs(end_gap, 1e-12));
+  for (int k : {2, 3}) {
+    CHECK_THAT(across[k].gap, WithinAbs(0.01, 1e-12));
+    check_vec(across[k].normal, {0, 0, -1});
+  }
+  CHECK_THAT(across[2].point.x(), WithinAbs(-0.1, 1e-12));
+  CHECK_THAT(across[3].point.x(), WithinAbs(0.1, 1e-12));
+  // Hanging over one side: the end over the face holds its own point, the axis enters the
+  // region over the face at x = 0.1 from the other end.
+  const auto hanging = capsule_at({0.15, 0.03, 0.15}, along_x);
+  CHECK_THAT(hanging[0].gap, WithinAbs(0.01, 1e-12));
+  CHECK(hanging[2].gap == kInactiveGap);
+  CHECK_THAT(hanging[3].gap, WithinAbs(0.01, 1e-12));
+  CHECK_THAT(hanging[3].point.x(), WithinAbs(0.1, 1e-12));
+  // Lying on the face within it, or standing on its end: the ends alone.
+  for (const auto& within :
+       {capsule_at({0, 0, 0.35}, Quat::Identity()),
+        s.slots(s.geom(GeomType::Capsule, {r, 0.05, 0}, {0, 0, 0.15}, along_x), box)}) {
+    CHECK_THAT(within[0].gap, WithinAbs(0.01, 1e-12));
+    CHECK(within[2].gap == kInactiveGap);
+    CHECK(within[3].gap == kInactiveGap);
+  }
+  // Its axis through the box (a large step drove it in): the ends alone, no slot centimetres
+  // deep.
+  const auto through = capsule_at({0, 0.03, 0.05}, along_x);
+  CHECK(through[2].gap == kInactiveGap);
+  CHECK(through[3].gap == kInactiveGap);
+  CHECK(contact_slot_kind(GeomType::Capsule, GeomType::Box, 1) == "capsule-box end 1");
+  CHECK(contact_slot_kind(GeomType::Capsule, GeomType::Box, 3) == "capsule-box clip 1");
+}
+
 // Box-box slots (ir/lower/box_box.h): 0-3 points on incident edges, 4-7 points on reference
 // edges, 8 the edge-edge point; an inactive slot has the gap kInactiveGap.
 namespace {
@@ -386,8 +434,9 @@ TEST_CASE("contact geometry: box-box slot kinds") {
 }
 
 // docs/status.md's slot counts: plane-box 8 corners, box-box 9, one or two for the sphere,
-// capsule and cylinder pairs (two for a capsule's end spheres against a plane or a box),
-// three for capsule-cylinder, seven for cylinder-cylinder.
+// capsule and cylinder pairs (two for a capsule's end spheres against a plane), three for
+// capsule-cylinder, four for capsule-box (the ends and the axis clipped to the box's face),
+// seven for cylinder-cylinder.
 TEST_CASE("contact geometry: a fixed number of slots per geom pair") {
   using T = GeomType;
   CHECK(contact_slot_count(T::Plane, T::Box) == 8);
@@ -399,7 +448,7 @@ TEST_CASE("contact geometry: a fixed number of slots per geom pair") {
   CHECK(contact_slot_count(T::Sphere, T::Capsule) == 1);
   CHECK(contact_slot_count(T::Sphere, T::Box) == 1);
   CHECK(contact_slot_count(T::Capsule, T::Capsule) == 1);
-  CHECK(contact_slot_count(T::Capsule, T::Box) == 2);
+  CHECK(contact_slot_count(T::Capsule, T::Box) == 4);
   CHECK(contact_slot_count(T::Box, T::Cylinder) == 1);
   CHECK(contact_slot_count(T::Sphere, T::Cylinder) == 1);
   CHECK(contact_slot_count(T::Capsule, T::Cylinder) == 3);

@@ -304,6 +304,31 @@ TEST_CASE("a box lying on its side over a box's corner rests at h = 0.1 without 
 
 namespace talon {
 
+// A capsule lying across a box, its ends beyond the box's sides, rests on its axis clipped to
+// the box's top (capsule-box's clipped slots, over the top's two edges). With the end spheres
+// alone nothing touched the box, and the capsule fell through it to the floor. It lies over
+// the box's centre line y = 0: off it, its weight tilts the box on the floor's compliance
+// (~5e-6 rad), and a capsule rolls down any slope (0.16 mm in 3 s from y = 0.01).
+TEST_CASE("a capsule lying across a box rests on it at h = 0.1 and 0.05", "[physics][contact]") {
+  const Simulator sim = testing::make_simulator(testing::model_from_mjcf(R"(
+<mujoco model="capsule_across_box">
+  <worldbody>
+    <geom name="floor" type="plane" size="0 0 1" friction="0.5"/>
+    <body pos="0 0 0.1"><freejoint/><geom type="box" size="0.1 0.1 0.1" mass="1"/></body>
+    <body pos="0.02 0 0.24" euler="0 90 0">
+      <freejoint/><geom type="capsule" size="0.04 0.2" mass="0.5"/>
+    </body>
+  </worldbody>
+</mujoco>)"));
+  check_stack_rests(sim);
+  for (const double h : {0.1, 0.05}) {
+    INFO("h = " << h);
+    runtime::WorldBatch w = sim.make_worlds(1);
+    for (int k = 0; k < 20; ++k) sim.step(w, h);
+    CHECK(com(w, 0, 1).z() == Approx(0.24).margin(1e-4));  // box top 0.2 + capsule radius
+  }
+}
+
 // The cylinder colliders (ir/lower/contact_geometry.h): a ball on an upright post's top disc,
 // and a capsule lying across two horizontal rollers (a log on two rails) touching each at
 // the capsule's point over the roller's axis. Both rest where the geometry puts them.
