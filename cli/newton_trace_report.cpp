@@ -20,7 +20,7 @@ std::string largest(const Model& model, const std::vector<double>& per_body) {
 }  // namespace
 
 int trace_capacity_for(const codegen::SolverOptions& solver) {
-  const long attempts = (2L << std::clamp(solver.max_substep_depth, 0, 8)) - 1;
+  const long attempts = (2L << std::clamp(solver.max_substep_depth, 0, 8)) - 1 + 2;
   return static_cast<int>(std::min(attempts * (solver.newton_iterations + 1L), 100000L));
 }
 

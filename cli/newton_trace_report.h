@@ -11,7 +11,9 @@
 namespace talon::cli {
 
 // A trace capacity that holds every iterate of a step with these settings: K + 1 iterates per
-// attempt, and a step split to depth d makes at most 2^(d+1) − 1 attempts.
+// attempt; a step split to depth d makes at most 2^(d+1) − 1 attempts at the split's sizes,
+// and two more at full h: the retry from the other iterate 0 before the split, and the
+// re-solve from the split's end (codegen/solver/talon_newton.h, talon_step_world).
 int trace_capacity_for(const codegen::SolverOptions& solver);
 
 // One line per iterate: h, k, merit, the block residuals, and the bodies with the largest
