@@ -120,6 +120,10 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
                                                 {"warm_lambda", rows},
                                                 {"prev_u", nv},
                                                 {"prev_lambda", rows},
+                                                {"first_q", nq},
+                                                {"first_u", nv},
+                                                {"first_lambda", rows},
+                                                {"first_choose", nq},
                                                 {"schur_jhat", nnz},
                                                 {"schur_jhat_by_col", nnz}};
   out << "/* Everything one step needs; the solver's own (read the statistics through `stats`). "
@@ -138,9 +142,10 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
         << "  int dense_first[" << rows << "], dense_slot[" << rows << "], dense_body_rows[" << rows
         << "], dense_state;\n";
   if (layout.nprobe > 0)
-    out << "  /* the terrain inputs at a solution's end pose (talon_settle) */\n"
+    out << "  /* the terrain inputs at a solution's end pose (talon_settle), and those of a first\n"
+        << "     attempt (talon_retry_step) */\n"
         << "  " << name << "_real terrain_next[" << ir::TerrainProbe::kInputs * layout.nprobe
-        << "];\n";
+        << "], first_terrain[" << ir::TerrainProbe::kInputs * layout.nprobe << "];\n";
   if (layout.resolve_split_steps)
     out << "  /* the split step's end (its last substep's start, the sum of its impulses) */\n"
         << "  " << name << "_real split_q[" << nq << "], split_u[" << nv << "], split_lambda["

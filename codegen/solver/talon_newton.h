@@ -149,6 +149,18 @@ static TALON_CALLABLE int talon_has_warm_start(const talon_workspace* ws) {
   return TALON_WARM_START && ws->warm_valid == TALON_WARM_MAGIC && ws->warm_h > 0;
 }
 
+/* Moves the iterate in ws->in (its residual in ws->res) to u⁺ − M̃⁻¹ r_dyn(u⁺, λ), the
+ * velocity its impulses give (r_dyn is affine in u⁺ up to the geometric terms); returns the
+ * merit there. */
+static TALON_CALLABLE talon_real talon_corrected_iterate(talon_workspace* ws) {
+  talon_real* u = ws->in + TALON_IN_U_PLUS;
+  int j;
+  talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, ws->body_a);
+  for (j = 0; j < TALON_NV; ++j) u[j] -= ws->body_a[j];
+  talon_kernel_residual(ws->in, ws->res);
+  return talon_merit(ws, ws->block_now);
+}
+
 /* Iterate 0, with its residual in ws->res; returns its merit. The warm start: the previous
  * step's impulses (impulse = force·h, so rescaled to the new h) made admissible, with the
  * velocity they give, u⁺ = u⁻ − M̃⁻¹ r_dyn(u⁻, λ) (r_dyn is affine in u⁺ and λ up to the
@@ -164,22 +176,19 @@ static TALON_CALLABLE int talon_has_warm_start(const talon_workspace* ws) {
  * Else the cold start. u⁻ rather than the free-flight ũ: q⁺(ũ) of a body resting on the
  * ground is h²g deep in it.
  * With `other`, the one of the corrected warm start and the cold start that this choice
- * passes over: the second iterate 0 of a step whose first solve failed (talon_step_world). */
+ * passes over, and without a warm start the free-flight start (u⁺ ≈ ũ, λ = 0: the cold start
+ * corrected as the warm one is): the second iterate 0 of a step whose first solve failed
+ * (talon_retry_step). */
 static TALON_CALLABLE talon_real talon_initial_iterate(talon_workspace* ws, int other) {
   const talon_real* u_minus = ws->in + TALON_IN_U_MINUS;
-  talon_real* u = ws->in + TALON_IN_U_PLUS;
   const talon_real scale = ws->warm_h > 0 ? ws->in[TALON_IN_H] / ws->warm_h : 0;
   talon_real cold, warm, corrected;
-  int j;
   cold = talon_start_iterate(ws, u_minus, 0, 0);
-  if (!talon_has_warm_start(ws)) return cold;
+  if (!talon_has_warm_start(ws)) return other ? talon_corrected_iterate(ws) : cold;
   warm = talon_start_iterate(ws, u_minus, ws->warm_lambda, scale);
   if (!talon_finite(warm)) warm = TALON_HUGE;
   if (!talon_finite(cold)) cold = TALON_HUGE;
-  talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, ws->body_a);
-  for (j = 0; j < TALON_NV; ++j) u[j] -= ws->body_a[j];
-  talon_kernel_residual(ws->in, ws->res);
-  corrected = talon_merit(ws, ws->block_now);
+  corrected = talon_corrected_iterate(ws);
   if (talon_finite(corrected) && corrected <= cold)
     return other ? talon_start_iterate(ws, u_minus, 0, 0) : corrected;
   if (other) return corrected;
@@ -847,6 +856,58 @@ static TALON_CALLABLE int talon_resolve_full_step(talon_workspace* ws, const tal
 }
 #endif
 
+/* A failed attempt's result, kept while the same step is solved again (talon_retry_step):
+ * its solution, and the choice pose and terrain inputs the backward step records with it. */
+static TALON_CALLABLE void talon_keep_attempt(talon_workspace* ws) {
+  talon_copy(ws->first_q, ws->best_q, TALON_NQ);
+  talon_copy(ws->first_u, ws->best_u, TALON_NV);
+  talon_copy(ws->first_lambda, ws->best_lambda, TALON_NROWS);
+  talon_copy(ws->first_choose, ws->in + TALON_IN_Q_CHOOSE, TALON_NQ);
+#if TALON_NTERRAIN_PROBES > 0
+  talon_copy(ws->first_terrain, ws->in + TALON_IN_TERRAIN, TALON_NTERRAIN_INPUTS);
+#endif
+}
+
+static TALON_CALLABLE void talon_restore_attempt(talon_workspace* ws) {
+  talon_copy(ws->best_q, ws->first_q, TALON_NQ);
+  talon_copy(ws->best_u, ws->first_u, TALON_NV);
+  talon_copy(ws->best_lambda, ws->first_lambda, TALON_NROWS);
+  talon_copy(ws->in + TALON_IN_Q_CHOOSE, ws->first_choose, TALON_NQ);
+#if TALON_NTERRAIN_PROBES > 0
+  talon_copy(ws->in + TALON_IN_TERRAIN, ws->first_terrain, TALON_NTERRAIN_INPUTS);
+#endif
+}
+
+/* The whole step of h from ws->start_q/start_u once more, from the other iterate 0
+ * (TALON_START_OTHER), after an attempt that did not converge (`ok`: its solve was finite).
+ * The step's root is unique, so whichever start reaches it gives the same answer, where a
+ * split gives another (backward Euler at h/2), and whether a step needs the split is decided
+ * by where its Newton iteration goes: the three-wheeler dropping off its obstacle at h = 0.1
+ * (step 32 of its 60-step crossing) stalled from the cold start with two friction contacts
+ * of a wheel on the obstacle's edge held at their discs' rims, where the root has the wheel
+ * off it, and the split's answers were 0.2–1.1 mm off the root; from the warm start it
+ * converged, and in runs a control nudge of 1e-6 apart it split or not, so their
+ * differences jumped. A run's first step, without a warm start, is retried from free flight:
+ * two cans stacked on a post split it from the cold start (bench/RESULTS.md, twenty-fifth
+ * session). Where the retry fails too, the attempt with the lower merit stands (what a step
+ * that cannot split, TALON_MAX_SUBSTEP_DEPTH = 0, returns). Returns whether the result is
+ * finite; the updates of both attempts go to *newton and *pcr. */
+static TALON_CALLABLE int talon_retry_step(talon_workspace* ws, talon_real h, int ok,
+                                           int* newton, int* pcr) {
+  const talon_stats first = ws->stats;
+  int retried;
+  if (ok) talon_keep_attempt(ws);
+  retried = talon_solve_substep(ws, ws->start_q, ws->start_u, h, TALON_START_OTHER);
+  *newton += ws->stats.newton_iterations;
+  *pcr += ws->stats.pcr_iterations;
+  if (retried && ws->stats.converged) return 1;
+  if (ok && (!retried || first.merit <= ws->stats.merit)) {
+    ws->stats = first;
+    talon_restore_attempt(ws);
+  }
+  return ok || retried;
+}
+
 /* Advances (q, u) by h in place. `ctrl` may be 0 (all controls zero).
  *
  * Substep fallback: a step whose Newton iteration does not converge is not taken; it is
@@ -894,20 +955,8 @@ static TALON_CALLABLE int talon_step_world(talon_workspace* ws, talon_real* q, t
     int ok = talon_solve_substep(ws, ws->start_q, ws->start_u, sub, TALON_START_WARM);
     newton += ws->stats.newton_iterations;
     pcr += ws->stats.pcr_iterations;
-    if ((!ok || !ws->stats.converged) && size == total && talon_has_warm_start(ws)) {
-      /* Before splitting, the whole step once more from the other iterate 0: the step's
-       * root is unique, so whichever start reaches it gives the same answer, where a split
-       * gives another (backward Euler at h/2), and whether a step needs the split is decided
-       * by where its Newton iteration goes: the three-wheeler dropping off its obstacle at
-       * h = 0.1 (step 32 of its 60-step crossing) stalled from the cold start with two
-       * friction contacts of a wheel on the obstacle's edge held at their discs' rims, where
-       * the root has the wheel off it, and the split's answers were 0.2–1.1 mm off the root;
-       * from the warm start it converged, and in runs a control nudge of 1e-6 apart it
-       * split or not, so their differences jumped (bench/RESULTS.md, twenty-fifth session). */
-      ok = talon_solve_substep(ws, ws->start_q, ws->start_u, sub, TALON_START_OTHER);
-      newton += ws->stats.newton_iterations;
-      pcr += ws->stats.pcr_iterations;
-    }
+    if ((!ok || !ws->stats.converged) && size == total)
+      ok = talon_retry_step(ws, sub, ok, &newton, &pcr);
     if ((!ok || !ws->stats.converged) && size > 1) {
       size /= 2; /* retry this stretch as two halves */
       continue;
