@@ -8,7 +8,7 @@
 // gives ½ω⁺·I_w ω⁺ − ½ω⁻·I_w ω⁻ = −½ dω·I_w dω ≤ 0 for a free body, and since
 // q⁺ = exp(h ω⁺) q⁻ turns the body about ω⁺ itself, ω⁺·I_w(q⁺) ω⁺ = ω⁺·I_w(q⁻) ω⁺: the
 // kinetic energy of a free spin never grows, at any h. Taken at ω⁻ (explicit) it grows by a
-// factor ~(1 + c h²|ω|²) a step: a capsule tumbling at 72 rad/s spun up to 2000 rad/s in 16
+// factor ~(1 + c h²|ω|²) a step: a capsule tumbling at 72 rad/s spun up to 1950 rad/s in 16
 // steps of 0.05 s, and the primitive pile's capsules were thrown off it spinning
 // (bench/RESULTS.md, twenty-fourth session).
 // Constraint impulses: Σ Jᵀλ = (∂ρ/∂u⁺)ᵀλ over the rows' geometric measures ρ (one reverse

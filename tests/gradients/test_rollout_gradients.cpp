@@ -223,8 +223,8 @@ TEST_CASE("gradients: the wheeled robot crossing the obstacle, 60 steps at h = 0
 // nominal run or in runs whose control at one step is nudged as the differences above nudge
 // it. Step 32 (the drop off the obstacle) stalls from its cold start, two friction contacts of
 // a wheel on the obstacle's edge held on their discs' rims; it splits unless it is solved once
-// more from the warm start (codegen/solver/talon_newton.h, talon_step_world), and a split lands
-// 0.2 mm from the root in some of these runs and not in others (bench/RESULTS.md,
+// more from the warm start (codegen/solver/talon_newton.h, talon_retry_step), and a split lands
+// 0.2–1.1 mm from the root in some of these runs and not in others (bench/RESULTS.md,
 // twenty-fifth session).
 TEST_CASE("gradients: no step of the wheeled robot's crossing splits, nudged or not",
           "[gradients][robot]") {
