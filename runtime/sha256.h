@@ -1,6 +1,6 @@
-// SHA-256 (FIPS 180-4), written out here so the kernel cache needs no crypto library: the
-// cache key of a model unit and the checksum that a cached library is verified against
-// before it is loaded.
+// SHA-256 (FIPS 180-4; the compression function in runtime/sha256_blocks.h), written out
+// here so the kernel cache needs no crypto library: the cache key of a model unit and the
+// checksum that a cached library is verified against before it is loaded.
 #pragma once
 
 #include <array>
@@ -19,8 +19,6 @@ class Sha256 {
   std::string hex_digest();
 
  private:
-  void compress(const unsigned char* block);
-
   std::array<uint32_t, 8> state_;
   std::array<unsigned char, 64> buffer_{};
   std::size_t buffered_ = 0;  // bytes waiting in buffer_

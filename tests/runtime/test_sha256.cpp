@@ -6,6 +6,8 @@
 
 #include "runtime/content_hash.h"
 #include "runtime/sha256.h"
+#include "runtime/sha256_blocks.h"
+#include "skip.h"
 
 namespace talon {
 
@@ -32,6 +34,41 @@ TEST_CASE("SHA-256 fed in pieces equals SHA-256 in one call", "[runtime][sha256]
   for (std::size_t at = 0, size = 1; at < message.size(); at += size, size = size * 3 % 97 + 1)
     pieces.update(std::string_view(message).substr(at, size));
   CHECK(pieces.hex_digest() == runtime::sha256_hex(message));
+}
+
+namespace {
+
+// Pseudo-random bytes over several blocks, the state carried across them: every round and
+// schedule word of the compression function takes part.
+std::string schedule_test_blocks() {
+  std::string message;
+  for (unsigned i = 0; i < 64 * 37; ++i) message += static_cast<char>((i * 2654435761u) >> 13);
+  return message;
+}
+
+// The state after hashing `message`'s whole blocks with `blocks` from the initial state.
+template <class Blocks>
+runtime::Sha256State blocks_state(const std::string& message, Blocks blocks) {
+  runtime::Sha256State state = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  blocks(state, reinterpret_cast<const unsigned char*>(message.data()), message.size() / 64);
+  return state;
+}
+
+}  // namespace
+
+TEST_CASE("SHA-256's SHA-extension blocks give the portable blocks' state", "[runtime][sha256]") {
+  if (!runtime::cpu_has_sha_extensions())
+    TALON_SKIP("this CPU has no SHA extensions (sha, sse4.1): the portable blocks hash here");
+  const std::string message = schedule_test_blocks();
+  CHECK(blocks_state(message, runtime::sha256_blocks_sha_extensions) ==
+        blocks_state(message, runtime::sha256_blocks_portable));
+}
+
+TEST_CASE("SHA-256's dispatched blocks give the portable blocks' state", "[runtime][sha256]") {
+  const std::string message = schedule_test_blocks();
+  CHECK(blocks_state(message, runtime::sha256_blocks) ==
+        blocks_state(message, runtime::sha256_blocks_portable));
 }
 
 TEST_CASE("the cache key is the first 128 bits of SHA-256", "[runtime][sha256]") {
