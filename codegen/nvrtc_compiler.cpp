@@ -1,5 +1,6 @@
 #include "codegen/nvrtc_compiler.h"
 
+#include <dlfcn.h>
 #include <nvrtc.h>
 
 #include <algorithm>
@@ -9,6 +10,67 @@ namespace {
 
 const std::string kElement = "NVRTC";
 
+// NVRTC is opened on first use, not linked: loading and relocating libnvrtc costs every
+// process ~12 ms at start (a third of a cached `talon simulate`'s start; bench/RESULTS.md,
+// twenty-sixth session), and only CUDA compilation needs it. The types are nvrtc.h's own.
+struct NvrtcLibrary {
+  void* handle = nullptr;
+  std::string error;  // why it did not open
+  decltype(&::nvrtcCompileProgram) compile_program = nullptr;
+  decltype(&::nvrtcCreateProgram) create_program = nullptr;
+  decltype(&::nvrtcDestroyProgram) destroy_program = nullptr;
+  decltype(&::nvrtcGetCUBIN) get_cubin = nullptr;
+  decltype(&::nvrtcGetCUBINSize) get_cubin_size = nullptr;
+  decltype(&::nvrtcGetErrorString) get_error_string = nullptr;
+  decltype(&::nvrtcGetNumSupportedArchs) get_num_supported_archs = nullptr;
+  decltype(&::nvrtcGetPTX) get_ptx = nullptr;
+  decltype(&::nvrtcGetPTXSize) get_ptx_size = nullptr;
+  decltype(&::nvrtcGetProgramLog) get_program_log = nullptr;
+  decltype(&::nvrtcGetProgramLogSize) get_program_log_size = nullptr;
+  decltype(&::nvrtcGetSupportedArchs) get_supported_archs = nullptr;
+  decltype(&::nvrtcVersion) version = nullptr;
+};
+
+template <class Function>
+void resolve(NvrtcLibrary& library, Function& function, const char* name) {
+  function = reinterpret_cast<Function>(dlsym(library.handle, name));
+  if (function == nullptr && library.error.empty())
+    library.error = std::string(TALON_NVRTC_LIBRARY) + " has no " + name;
+}
+
+NvrtcLibrary open_nvrtc() {
+  NvrtcLibrary library;
+  library.handle = dlopen(TALON_NVRTC_LIBRARY, RTLD_NOW | RTLD_LOCAL);  // found at configure time
+  if (library.handle == nullptr) {
+    library.error = std::string("cannot load NVRTC: ") + dlerror();
+    return library;
+  }
+  resolve(library, library.compile_program, "nvrtcCompileProgram");
+  resolve(library, library.create_program, "nvrtcCreateProgram");
+  resolve(library, library.destroy_program, "nvrtcDestroyProgram");
+  resolve(library, library.get_cubin, "nvrtcGetCUBIN");
+  resolve(library, library.get_cubin_size, "nvrtcGetCUBINSize");
+  resolve(library, library.get_error_string, "nvrtcGetErrorString");
+  resolve(library, library.get_num_supported_archs, "nvrtcGetNumSupportedArchs");
+  resolve(library, library.get_ptx, "nvrtcGetPTX");
+  resolve(library, library.get_ptx_size, "nvrtcGetPTXSize");
+  resolve(library, library.get_program_log, "nvrtcGetProgramLog");
+  resolve(library, library.get_program_log_size, "nvrtcGetProgramLogSize");
+  resolve(library, library.get_supported_archs, "nvrtcGetSupportedArchs");
+  resolve(library, library.version, "nvrtcVersion");
+  return library;
+}
+
+// The process's NVRTC, opened once (never closed: its programs may outlive any caller).
+const NvrtcLibrary& nvrtc() {
+  static const NvrtcLibrary library = open_nvrtc();
+  return library;
+}
+
+bool nvrtc_available() {
+  return nvrtc().error.empty();
+}
+
 // Owns an nvrtcProgram so every early return destroys it.
 class Program {
  public:
@@ -16,7 +78,7 @@ class Program {
   Program(const Program&) = delete;
   Program& operator=(const Program&) = delete;
   ~Program() {
-    if (handle_ != nullptr) nvrtcDestroyProgram(&handle_);
+    if (handle_ != nullptr) nvrtc().destroy_program(&handle_);
   }
   nvrtcProgram* address() { return &handle_; }
   nvrtcProgram get() const { return handle_; }
@@ -30,7 +92,7 @@ bool succeeded(nvrtcResult result, const char* call, const std::string& program_
                Diagnostics& diagnostics) {
   if (result == NVRTC_SUCCESS) return true;
   diagnostics.error({program_name, 0}, kElement,
-                    std::string(call) + " failed: " + nvrtcGetErrorString(result));
+                    std::string(call) + " failed: " + nvrtc().get_error_string(result));
   return false;
 }
 
@@ -38,13 +100,13 @@ bool succeeded(nvrtcResult result, const char* call, const std::string& program_
 std::string program_log(const Program& program, const std::string& program_name,
                         Diagnostics& diagnostics) {
   std::size_t size = 0;
-  if (!succeeded(nvrtcGetProgramLogSize(program.get(), &size), "nvrtcGetProgramLogSize",
+  if (!succeeded(nvrtc().get_program_log_size(program.get(), &size), "nvrtcGetProgramLogSize",
                  program_name, diagnostics)) {
     return {};
   }
   std::string log(size, '\0');
-  if (size > 0 && !succeeded(nvrtcGetProgramLog(program.get(), log.data()), "nvrtcGetProgramLog",
-                             program_name, diagnostics)) {
+  if (size > 0 && !succeeded(nvrtc().get_program_log(program.get(), log.data()),
+                             "nvrtcGetProgramLog", program_name, diagnostics)) {
     return {};
   }
   while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
@@ -80,15 +142,15 @@ bool read_output(const Program& program, const NvrtcOptions& options, std::strin
                  Diagnostics& diagnostics) {
   const bool ptx = options.output == NvrtcOutput::Ptx;
   std::size_t size = 0;
-  nvrtcResult result =
-      ptx ? nvrtcGetPTXSize(program.get(), &size) : nvrtcGetCUBINSize(program.get(), &size);
+  nvrtcResult result = ptx ? nvrtc().get_ptx_size(program.get(), &size)
+                           : nvrtc().get_cubin_size(program.get(), &size);
   if (!succeeded(result, ptx ? "nvrtcGetPTXSize" : "nvrtcGetCUBINSize", options.program_name,
                  diagnostics)) {
     return false;
   }
   bytes.assign(size, '\0');
-  result =
-      ptx ? nvrtcGetPTX(program.get(), bytes.data()) : nvrtcGetCUBIN(program.get(), bytes.data());
+  result = ptx ? nvrtc().get_ptx(program.get(), bytes.data())
+               : nvrtc().get_cubin(program.get(), bytes.data());
   if (!succeeded(result, ptx ? "nvrtcGetPTX" : "nvrtcGetCUBIN", options.program_name,
                  diagnostics)) {
     return false;
@@ -102,11 +164,15 @@ bool read_output(const Program& program, const NvrtcOptions& options, std::strin
 
 Expected<std::string> nvrtc_compile(std::string_view source, const NvrtcOptions& options) {
   Diagnostics diagnostics;
+  if (!nvrtc_available()) {
+    diagnostics.error({options.program_name, 0}, kElement, nvrtc().error);
+    return diagnostics;
+  }
   if (!check_architecture(options, diagnostics)) return diagnostics;
   const std::string text(source);  // NVRTC wants a NUL-terminated string
   Program program;
-  if (!succeeded(nvrtcCreateProgram(program.address(), text.c_str(), options.program_name.c_str(),
-                                    0, nullptr, nullptr),
+  if (!succeeded(nvrtc().create_program(program.address(), text.c_str(),
+                                        options.program_name.c_str(), 0, nullptr, nullptr),
                  "nvrtcCreateProgram", options.program_name, diagnostics)) {
     return diagnostics;
   }
@@ -114,12 +180,12 @@ Expected<std::string> nvrtc_compile(std::string_view source, const NvrtcOptions&
   std::vector<const char*> arguments;
   for (const std::string& s : strings) arguments.push_back(s.c_str());
   const nvrtcResult compiled =
-      nvrtcCompileProgram(program.get(), static_cast<int>(arguments.size()), arguments.data());
+      nvrtc().compile_program(program.get(), static_cast<int>(arguments.size()), arguments.data());
   const std::string log = program_log(program, options.program_name, diagnostics);
   if (compiled != NVRTC_SUCCESS) {
     diagnostics.error({options.program_name, 0}, kElement,
-                      std::string("compilation failed (") + nvrtcGetErrorString(compiled) + ")" +
-                          (log.empty() ? "" : ":\n" + log));
+                      std::string("compilation failed (") + nvrtc().get_error_string(compiled) +
+                          ")" + (log.empty() ? "" : ":\n" + log));
     return diagnostics;
   }
   if (!log.empty()) diagnostics.note({options.program_name, 0}, kElement, log);
@@ -130,15 +196,16 @@ Expected<std::string> nvrtc_compile(std::string_view source, const NvrtcOptions&
 
 std::string nvrtc_version() {
   int major = 0, minor = 0;
-  if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return "unknown";
+  if (!nvrtc_available() || nvrtc().version(&major, &minor) != NVRTC_SUCCESS) return "unknown";
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
 std::vector<int> nvrtc_supported_architectures() {
   int count = 0;
-  if (nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count <= 0) return {};
+  if (!nvrtc_available()) return {};
+  if (nvrtc().get_num_supported_archs(&count) != NVRTC_SUCCESS || count <= 0) return {};
   std::vector<int> archs(count);
-  if (nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS) return {};
+  if (nvrtc().get_supported_archs(archs.data()) != NVRTC_SUCCESS) return {};
   std::sort(archs.begin(), archs.end());
   return archs;
 }
