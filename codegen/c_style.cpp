@@ -1,9 +1,12 @@
 #include "codegen/c_style.h"
 
 #include <algorithm>
+#include <charconv>
+#include <optional>
 
 #include "codegen/symbols.h"
 #include "ir/passes/schedule.h"
+#include "ir/topo.h"
 
 namespace talon::codegen {
 namespace {
@@ -57,31 +60,62 @@ std::string value_text(const ir::Instr& instr, ir::CPrecision precision, Operand
 // of eight boxes on a floor, which would otherwise be as many lines of C.
 constexpr std::size_t kStoreLoopRun = 4;
 
+void append_int(std::string& out, int value) {
+  char digits[16];
+  out.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
+}
+
 // Stores `value` to out[k] for every k of `outputs` (ascending).
-void store_outputs(const std::vector<int>& outputs, const std::string& value, std::string& body) {
+void store_outputs(const std::vector<int>& outputs, std::string_view value, std::string& body) {
   for (std::size_t first = 0; first < outputs.size();) {
     std::size_t last = first + 1;
     while (last < outputs.size() && outputs[last] == outputs[last - 1] + 1) ++last;
     if (last - first >= kStoreLoopRun) {
-      body += "  for (int k = " + std::to_string(outputs[first]) +
-              "; k <= " + std::to_string(outputs[last - 1]) + "; ++k) out[k] = " + value + ";\n";
+      body += "  for (int k = ";
+      append_int(body, outputs[first]);
+      body += "; k <= ";
+      append_int(body, outputs[last - 1]);
+      body.append("; ++k) out[k] = ").append(value).append(";\n");
     } else {
-      for (std::size_t i = first; i < last; ++i)
-        body += "  out[" + std::to_string(outputs[i]) + "] = " + value + ";\n";
+      for (std::size_t i = first; i < last; ++i) {
+        body += "  out[";
+        append_int(body, outputs[i]);
+        body.append("] = ").append(value).append(";\n");
+      }
     }
     first = last;
   }
 }
 
-// CStorage::Locals: `const T tN = ...;` for every instruction.
+// CStorage::Locals: `const T tN = ...;` for every instruction, appended piece by piece (no
+// string per expression: a large model's kernels are megabytes of these lines).
 void render_with_locals(const ir::Schedule& s, ir::CPrecision precision, std::string& body) {
   const std::vector<std::vector<int>> outputs_of = outputs_by_slot(s);
   const std::string declaration = std::string("  const ") + c_type_name(precision) + " t";
-  auto slot_name = [](int slot) { return "t" + std::to_string(slot); };
+  std::string names[4];  // the operands' names and the result's, reused
+  auto set_slot_name = [](std::string& name, int slot) {
+    name.assign(1, 't');
+    append_int(name, slot);
+  };
   for (const ir::Instr& instr : s.instrs) {
-    body += declaration + std::to_string(instr.result) + " = " +
-            value_text(instr, precision, slot_name) + ";\n";
-    store_outputs(outputs_of[instr.result], slot_name(instr.result), body);
+    body += declaration;
+    append_int(body, instr.result);
+    body += " = ";
+    if (is_leaf(instr.op)) {
+      body += leaf_text(instr, precision);
+    } else {
+      const int arity = ir::op_info(instr.op).arity;
+      std::string_view operands[3];
+      for (int a = 0; a < arity; ++a) {
+        set_slot_name(names[a], instr.args[a]);
+        operands[a] = names[a];
+      }
+      ir::append_c_expression(body, instr.op, std::span<const std::string_view>(operands, arity),
+                              precision);
+    }
+    body += ";\n";
+    set_slot_name(names[3], instr.result);
+    store_outputs(outputs_of[instr.result], names[3], body);
   }
 }
 
@@ -205,14 +239,30 @@ bool needs_chunks(const CStyleOptions& options, std::size_t statements) {
          statements > static_cast<std::size_t>(options.statements_per_chunk);
 }
 
+// One cone collector reused while the functions are of one graph (ir/passes/schedule.h).
+class Scheduler {
+ public:
+  ir::Schedule operator()(const ir::Function& f) {
+    const ir::Graph* graph = ir::function_graph(f);
+    if (graph == nullptr) return ir::schedule(f);
+    if (!collector_ || &collector_->graph() != graph) collector_.emplace(*graph);
+    return ir::schedule(f, *collector_);
+  }
+
+ private:
+  std::optional<ir::ConeCollector> collector_;
+};
+
 RenderedFunction render_function(const ir::Function& f, const std::string& symbol,
                                  const CStyleOptions& options, const CStyleDialect& dialect,
-                                 std::vector<std::string>& symbols, std::string& code) {
-  const ir::Schedule s = ir::schedule(f);
+                                 Scheduler& scheduler, std::vector<std::string>& symbols,
+                                 std::string& code) {
+  const ir::Schedule s = scheduler(f);
   std::string body;
   body.reserve(s.instrs.size() * 40);
-  RenderedFunction rendered{symbol, static_cast<int>(f.inputs.size()),
-                            static_cast<int>(f.outputs.size()), 0};
+  RenderedFunction rendered{
+      symbol, static_cast<int>(f.inputs.size()), static_cast<int>(f.outputs.size()), 0, code.size(),
+      0};
   if (options.storage == CStorage::WorkArray) {
     rendered.work_size = render_with_work_array(s, options.precision, body);
   } else {
@@ -238,6 +288,7 @@ RenderedFunction render_function(const ir::Function& f, const std::string& symbo
     code += body;
   }
   code += "}\n";
+  rendered.code_end = code.size();
   return rendered;
 }
 
@@ -265,9 +316,10 @@ Expected<RenderedSource> render_c_style(std::span<const ir::Function> functions,
 
   RenderedSource source;
   source.code = std::string(kBanner) + std::string(dialect.prelude);
+  Scheduler scheduler;
   for (std::size_t i = 0; i < functions.size(); ++i) {
-    source.functions.push_back(
-        render_function(functions[i], symbols[i], options, dialect, source.symbols, source.code));
+    source.functions.push_back(render_function(functions[i], symbols[i], options, dialect,
+                                               scheduler, source.symbols, source.code));
   }
   // Helper names (f_part0...) may collide with another function's name.
   if (!check_symbols(source.symbols, diagnostics)) return diagnostics;

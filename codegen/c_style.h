@@ -63,6 +63,9 @@ struct RenderedFunction {
   int num_inputs = 0;
   int num_outputs = 0;
   int work_size = 0;  // elements of work[] the caller provides (WorkArray storage), else 0
+  // Its text in RenderedSource::code, [code_begin, code_end), helpers included.
+  std::size_t code_begin = 0;
+  std::size_t code_end = 0;
 };
 
 struct RenderedSource {

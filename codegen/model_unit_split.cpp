@@ -53,16 +53,21 @@ Expected<std::string> kernels_in_parts(std::span<const ir::Function> functions,
                                        std::size_t rest_size) {
   CRenderOptions exported = options;
   exported.exported = true;  // called from part 0's loops
-  std::vector<std::string> code;
+  // Rendered together (one schedule's marks for all; ir/passes/schedule.h), each function
+  // then standing alone: the banner and prelude, and its own text.
+  Expected<RenderedSource> rendered = render_c(functions, exported);
+  if (!rendered) return rendered.diagnostics();
+  const std::string_view all = rendered->code;
+  const std::string_view prelude =
+      all.substr(0, functions.empty() ? all.size() : rendered->functions.front().code_begin);
+  std::vector<std::string_view> code;
   std::vector<std::size_t> sizes;
   std::vector<std::string> prototypes;
-  for (const ir::Function& f : functions) {
-    Expected<RenderedSource> rendered = render_c(std::span(&f, 1), exported);
-    if (!rendered) return rendered.diagnostics();
-    sizes.push_back(rendered->code.size());
-    code.push_back(std::move(rendered->code));
-    prototypes.push_back("void " + rendered->functions.front().symbol + "(" +
-                         c_parameter_list(exported, "restrict") + ");\n");
+  for (const RenderedFunction& f : rendered->functions) {
+    code.push_back(all.substr(f.code_begin, f.code_end - f.code_begin));
+    sizes.push_back(prelude.size() + code.back().size());
+    prototypes.push_back("void " + f.symbol + "(" + c_parameter_list(exported, "restrict") +
+                         ");\n");
   }
   const std::vector<int> part = assign_parts(sizes, parts, rest_size);
   std::string out = std::string(kPartsMacro) + std::to_string(parts) +
@@ -74,12 +79,12 @@ Expected<std::string> kernels_in_parts(std::span<const ir::Function> functions,
   // Written into one buffer of the final size: the humanoid's kernels are megabytes, and
   // every intermediate copy costs its pages' first touch (bench/RESULTS.md, a cache hit).
   std::size_t size = out.size() + 64 * static_cast<std::size_t>(parts);
-  for (std::size_t f = 0; f < code.size(); ++f) size += code[f].size() + prototypes[f].size();
+  for (std::size_t f = 0; f < code.size(); ++f) size += sizes[f] + prototypes[f].size();
   out.reserve(size);
   for (int k = 0; k < parts; ++k) {
     out.append("#if TALON_UNIT_PART_IS(").append(std::to_string(k)).append(")\n");
     for (std::size_t f = 0; f < code.size(); ++f)
-      if (part[f] == k) out += code[f];
+      if (part[f] == k) out.append(prelude).append(code[f]);
     out += "#else\n";
     for (std::size_t f = 0; f < code.size(); ++f)
       if (part[f] == k) out += prototypes[f];

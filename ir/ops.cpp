@@ -185,7 +185,7 @@ static_assert(table_matches_enum(), "kTable must list the ops in enum order");
 // ---- C printing ---------------------------------------------------------------------------
 
 // A postfix-or-atomic operand ("t3", "in[2]", "0.5") needs no parentheses in any context.
-bool is_atom(const std::string& s) {
+bool is_atom(std::string_view s) {
   if (s.empty()) return false;
   for (char ch : s) {
     bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
@@ -195,19 +195,35 @@ bool is_atom(const std::string& s) {
   return true;
 }
 
-std::string operand(const std::string& s) {
-  return is_atom(s) ? s : "(" + s + ")";
+void append_operand(std::string& out, std::string_view s) {
+  if (is_atom(s)) {
+    out += s;
+  } else {
+    out += '(';
+    out += s;
+    out += ')';
+  }
 }
 
-std::string call(const OpInfo& info, std::span<const std::string> operands, CPrecision p) {
-  std::string text = info.c_name;
-  if (p == CPrecision::Float) text += 'f';
-  text += '(';
+void append_call(std::string& out, const OpInfo& info, std::span<const std::string_view> operands,
+                 CPrecision p) {
+  out += info.c_name;
+  if (p == CPrecision::Float) out += 'f';
+  out += '(';
   for (int i = 0; i < info.arity; ++i) {
-    if (i > 0) text += ", ";
-    text += operands[i];
+    if (i > 0) out += ", ";
+    out += operands[i];
   }
-  return text + ')';
+  out += ')';
+}
+
+// `a OP b` with both operands parenthesised where needed.
+void append_infix(std::string& out, std::string_view a, const char* op, std::string_view b) {
+  append_operand(out, a);
+  out += ' ';
+  out += op;
+  out += ' ';
+  append_operand(out, b);
 }
 
 }  // namespace
@@ -218,31 +234,48 @@ const OpInfo& op_info(Op op) {
   return kTable[index].info;
 }
 
-std::string c_expression(Op op, std::span<const std::string> operands, CPrecision precision) {
+void append_c_expression(std::string& out, Op op, std::span<const std::string_view> operands,
+                         CPrecision precision) {
   const OpInfo& info = op_info(op);
   TALON_INTERNAL_ASSERT(info.arity > 0, "c_expression of a leaf");
   TALON_INTERNAL_ASSERT(static_cast<int>(operands.size()) == info.arity,
                         std::string("wrong operand count for ") + info.name);
-  const std::string one = precision == CPrecision::Float ? "1.0f" : "1.0";
-  const std::string zero = precision == CPrecision::Float ? "0.0f" : "0.0";
+  const char* one = precision == CPrecision::Float ? "1.0f" : "1.0";
+  const char* zero = precision == CPrecision::Float ? "0.0f" : "0.0";
   switch (info.c_form) {
     case CForm::Infix:
-      return operand(operands[0]) + " " + info.c_name + " " + operand(operands[1]);
+      append_infix(out, operands[0], info.c_name, operands[1]);
+      return;
     case CForm::Prefix:
-      return info.c_name + operand(operands[0]);
+      out += info.c_name;
+      append_operand(out, operands[0]);
+      return;
     case CForm::Call:
-      return call(info, operands, precision);
+      append_call(out, info, operands, precision);
+      return;
     case CForm::Compare:
-      return operand(operands[0]) + " " + info.c_name + " " + operand(operands[1]) + " ? " + one +
-             " : " + zero;
+      append_infix(out, operands[0], info.c_name, operands[1]);
+      out.append(" ? ").append(one).append(" : ").append(zero);
+      return;
     case CForm::Ternary:
-      return operand(operands[0]) + " != " + zero + " ? " + operand(operands[1]) + " : " +
-             operand(operands[2]);
+      append_infix(out, operands[0], "!=", zero);
+      out += " ? ";
+      append_infix(out, operands[1], ":", operands[2]);
+      return;
     case CForm::Leaf:
       break;
   }
   TALON_INTERNAL_ASSERT(false, "unhandled CForm");
-  return {};
+}
+
+std::string c_expression(Op op, std::span<const std::string> operands, CPrecision precision) {
+  TALON_INTERNAL_ASSERT(operands.size() <= 3, "an op has at most three operands");
+  std::string_view views[3];
+  for (std::size_t i = 0; i < operands.size(); ++i) views[i] = operands[i];
+  std::string out;
+  append_c_expression(out, op, std::span<const std::string_view>(views, operands.size()),
+                      precision);
+  return out;
 }
 
 std::string c_literal(double value, CPrecision precision) {

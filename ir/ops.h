@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace talon::ir {
 
@@ -90,6 +91,11 @@ enum class CPrecision : uint8_t { Double, Float };
 // result is safe to embed as an operand in turn. Float precision uses the libm `f` names
 // (sqrtf, fminf, ...) and `f`-suffixed literals. Not for leaves.
 std::string c_expression(Op op, std::span<const std::string> operands,
+                         CPrecision precision = CPrecision::Double);
+// The same text appended to `out`: the renderers print megabytes of expressions for a large
+// model, and a string per expression was a third of generating its unit (bench/RESULTS.md,
+// twenty-sixth session).
+void append_c_expression(std::string& out, Op op, std::span<const std::string_view> operands,
                          CPrecision precision = CPrecision::Double);
 
 // A C literal that round-trips `value` exactly in the given precision ("0.5", "-2.0",

@@ -27,6 +27,7 @@ class ConeCollector {
   std::span<const Node* const> collect(std::span<const Expr> roots);
   // Position of `node` in the last collected cone, or -1 if it is not in it.
   int position(const Node* node) const;
+  const Graph& graph() const { return *graph_; }
 
  private:
   void ensure_capacity(std::size_t num_ids);

@@ -1,5 +1,7 @@
 #include "ir/passes/schedule.h"
 
+#include <optional>
+
 #include "common/diagnostics.h"
 #include "ir/topo.h"
 
@@ -13,16 +15,16 @@ Instr instr_for(const Node* node, int result) {
   return instr;
 }
 
-}  // namespace
-
-Schedule schedule(const Function& f) {
+// `collector_of_graph` is on f's graph, or null when f has none.
+Schedule scheduled(const Function& f, ConeCollector* collector_of_graph) {
   check_function(f);
   Schedule s;
   for (const Expr& input : f.inputs) s.input_var_ids.push_back(input.var_id());
   Graph* graph = function_graph(f);
   if (graph == nullptr || f.outputs.empty()) return s;
+  ConeCollector& collector = *collector_of_graph;
+  TALON_INTERNAL_ASSERT(&collector.graph() == graph, "a cone collector of another graph");
 
-  ConeCollector collector(*graph);
   std::span<const Node* const> cone = collector.collect(f.outputs);
   std::vector<int> slot(cone.size(), -1);  // by cone position
   s.instrs.reserve(cone.size());
@@ -52,6 +54,18 @@ Schedule schedule(const Function& f) {
   for (const Expr& out : f.outputs) s.output_slots.push_back(slot[collector.position(out.node())]);
   s.num_slots = static_cast<int>(s.instrs.size());
   return s;
+}
+
+}  // namespace
+
+Schedule schedule(const Function& f) {
+  std::optional<ConeCollector> collector;
+  if (Graph* graph = function_graph(f)) collector.emplace(*graph);
+  return scheduled(f, collector ? &*collector : nullptr);
+}
+
+Schedule schedule(const Function& f, ConeCollector& collector) {
+  return scheduled(f, &collector);
 }
 
 }  // namespace talon::ir

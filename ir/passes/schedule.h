@@ -30,4 +30,10 @@ struct Schedule {
 // instrs[i] (one slot per instruction, no reuse).
 Schedule schedule(const Function& f);
 
+class ConeCollector;
+// The same with `collector` (constructed on f's graph) reused: a collector's marks are an array
+// over the whole graph, zeroed when it is made, and a unit's kernels are many functions of one
+// large graph (bench/RESULTS.md, twenty-sixth session).
+Schedule schedule(const Function& f, ConeCollector& collector);
+
 }  // namespace talon::ir
