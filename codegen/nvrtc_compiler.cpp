@@ -13,22 +13,29 @@ const std::string kElement = "NVRTC";
 // NVRTC is opened on first use, not linked: loading and relocating libnvrtc costs every
 // process ~12 ms at start (a third of a cached `talon simulate`'s start; bench/RESULTS.md,
 // twenty-sixth session), and only CUDA compilation needs it. The types are nvrtc.h's own.
+
+// Every NVRTC function used here, each a member of NvrtcLibrary under its own name.
+#define TALON_NVRTC_FUNCTIONS(X) \
+  X(nvrtcCompileProgram)         \
+  X(nvrtcCreateProgram)          \
+  X(nvrtcDestroyProgram)         \
+  X(nvrtcGetCUBIN)               \
+  X(nvrtcGetCUBINSize)           \
+  X(nvrtcGetErrorString)         \
+  X(nvrtcGetNumSupportedArchs)   \
+  X(nvrtcGetPTX)                 \
+  X(nvrtcGetPTXSize)             \
+  X(nvrtcGetProgramLog)          \
+  X(nvrtcGetProgramLogSize)      \
+  X(nvrtcGetSupportedArchs)      \
+  X(nvrtcVersion)
+
 struct NvrtcLibrary {
   void* handle = nullptr;
   std::string error;  // why it did not open
-  decltype(&::nvrtcCompileProgram) compile_program = nullptr;
-  decltype(&::nvrtcCreateProgram) create_program = nullptr;
-  decltype(&::nvrtcDestroyProgram) destroy_program = nullptr;
-  decltype(&::nvrtcGetCUBIN) get_cubin = nullptr;
-  decltype(&::nvrtcGetCUBINSize) get_cubin_size = nullptr;
-  decltype(&::nvrtcGetErrorString) get_error_string = nullptr;
-  decltype(&::nvrtcGetNumSupportedArchs) get_num_supported_archs = nullptr;
-  decltype(&::nvrtcGetPTX) get_ptx = nullptr;
-  decltype(&::nvrtcGetPTXSize) get_ptx_size = nullptr;
-  decltype(&::nvrtcGetProgramLog) get_program_log = nullptr;
-  decltype(&::nvrtcGetProgramLogSize) get_program_log_size = nullptr;
-  decltype(&::nvrtcGetSupportedArchs) get_supported_archs = nullptr;
-  decltype(&::nvrtcVersion) version = nullptr;
+#define TALON_NVRTC_MEMBER(name) decltype(&::name) name = nullptr;
+  TALON_NVRTC_FUNCTIONS(TALON_NVRTC_MEMBER)
+#undef TALON_NVRTC_MEMBER
 };
 
 template <class Function>
@@ -45,19 +52,9 @@ NvrtcLibrary open_nvrtc() {
     library.error = std::string("cannot load NVRTC: ") + dlerror();
     return library;
   }
-  resolve(library, library.compile_program, "nvrtcCompileProgram");
-  resolve(library, library.create_program, "nvrtcCreateProgram");
-  resolve(library, library.destroy_program, "nvrtcDestroyProgram");
-  resolve(library, library.get_cubin, "nvrtcGetCUBIN");
-  resolve(library, library.get_cubin_size, "nvrtcGetCUBINSize");
-  resolve(library, library.get_error_string, "nvrtcGetErrorString");
-  resolve(library, library.get_num_supported_archs, "nvrtcGetNumSupportedArchs");
-  resolve(library, library.get_ptx, "nvrtcGetPTX");
-  resolve(library, library.get_ptx_size, "nvrtcGetPTXSize");
-  resolve(library, library.get_program_log, "nvrtcGetProgramLog");
-  resolve(library, library.get_program_log_size, "nvrtcGetProgramLogSize");
-  resolve(library, library.get_supported_archs, "nvrtcGetSupportedArchs");
-  resolve(library, library.version, "nvrtcVersion");
+#define TALON_NVRTC_RESOLVE(name) resolve(library, library.name, #name);
+  TALON_NVRTC_FUNCTIONS(TALON_NVRTC_RESOLVE)
+#undef TALON_NVRTC_RESOLVE
   return library;
 }
 
@@ -78,7 +75,7 @@ class Program {
   Program(const Program&) = delete;
   Program& operator=(const Program&) = delete;
   ~Program() {
-    if (handle_ != nullptr) nvrtc().destroy_program(&handle_);
+    if (handle_ != nullptr) nvrtc().nvrtcDestroyProgram(&handle_);
   }
   nvrtcProgram* address() { return &handle_; }
   nvrtcProgram get() const { return handle_; }
@@ -92,7 +89,7 @@ bool succeeded(nvrtcResult result, const char* call, const std::string& program_
                Diagnostics& diagnostics) {
   if (result == NVRTC_SUCCESS) return true;
   diagnostics.error({program_name, 0}, kElement,
-                    std::string(call) + " failed: " + nvrtc().get_error_string(result));
+                    std::string(call) + " failed: " + nvrtc().nvrtcGetErrorString(result));
   return false;
 }
 
@@ -100,12 +97,12 @@ bool succeeded(nvrtcResult result, const char* call, const std::string& program_
 std::string program_log(const Program& program, const std::string& program_name,
                         Diagnostics& diagnostics) {
   std::size_t size = 0;
-  if (!succeeded(nvrtc().get_program_log_size(program.get(), &size), "nvrtcGetProgramLogSize",
+  if (!succeeded(nvrtc().nvrtcGetProgramLogSize(program.get(), &size), "nvrtcGetProgramLogSize",
                  program_name, diagnostics)) {
     return {};
   }
   std::string log(size, '\0');
-  if (size > 0 && !succeeded(nvrtc().get_program_log(program.get(), log.data()),
+  if (size > 0 && !succeeded(nvrtc().nvrtcGetProgramLog(program.get(), log.data()),
                              "nvrtcGetProgramLog", program_name, diagnostics)) {
     return {};
   }
@@ -142,15 +139,15 @@ bool read_output(const Program& program, const NvrtcOptions& options, std::strin
                  Diagnostics& diagnostics) {
   const bool ptx = options.output == NvrtcOutput::Ptx;
   std::size_t size = 0;
-  nvrtcResult result = ptx ? nvrtc().get_ptx_size(program.get(), &size)
-                           : nvrtc().get_cubin_size(program.get(), &size);
+  nvrtcResult result = ptx ? nvrtc().nvrtcGetPTXSize(program.get(), &size)
+                           : nvrtc().nvrtcGetCUBINSize(program.get(), &size);
   if (!succeeded(result, ptx ? "nvrtcGetPTXSize" : "nvrtcGetCUBINSize", options.program_name,
                  diagnostics)) {
     return false;
   }
   bytes.assign(size, '\0');
-  result = ptx ? nvrtc().get_ptx(program.get(), bytes.data())
-               : nvrtc().get_cubin(program.get(), bytes.data());
+  result = ptx ? nvrtc().nvrtcGetPTX(program.get(), bytes.data())
+               : nvrtc().nvrtcGetCUBIN(program.get(), bytes.data());
   if (!succeeded(result, ptx ? "nvrtcGetPTX" : "nvrtcGetCUBIN", options.program_name,
                  diagnostics)) {
     return false;
@@ -171,20 +168,20 @@ Expected<std::string> nvrtc_compile(std::string_view source, const NvrtcOptions&
   if (!check_architecture(options, diagnostics)) return diagnostics;
   const std::string text(source);  // NVRTC wants a NUL-terminated string
   Program program;
-  if (!succeeded(nvrtc().create_program(program.address(), text.c_str(),
-                                        options.program_name.c_str(), 0, nullptr, nullptr),
+  if (!succeeded(nvrtc().nvrtcCreateProgram(program.address(), text.c_str(),
+                                            options.program_name.c_str(), 0, nullptr, nullptr),
                  "nvrtcCreateProgram", options.program_name, diagnostics)) {
     return diagnostics;
   }
   const std::vector<std::string> strings = option_strings(options);
   std::vector<const char*> arguments;
   for (const std::string& s : strings) arguments.push_back(s.c_str());
-  const nvrtcResult compiled =
-      nvrtc().compile_program(program.get(), static_cast<int>(arguments.size()), arguments.data());
+  const nvrtcResult compiled = nvrtc().nvrtcCompileProgram(
+      program.get(), static_cast<int>(arguments.size()), arguments.data());
   const std::string log = program_log(program, options.program_name, diagnostics);
   if (compiled != NVRTC_SUCCESS) {
     diagnostics.error({options.program_name, 0}, kElement,
-                      std::string("compilation failed (") + nvrtc().get_error_string(compiled) +
+                      std::string("compilation failed (") + nvrtc().nvrtcGetErrorString(compiled) +
                           ")" + (log.empty() ? "" : ":\n" + log));
     return diagnostics;
   }
@@ -196,16 +193,16 @@ Expected<std::string> nvrtc_compile(std::string_view source, const NvrtcOptions&
 
 std::string nvrtc_version() {
   int major = 0, minor = 0;
-  if (!nvrtc_available() || nvrtc().version(&major, &minor) != NVRTC_SUCCESS) return "unknown";
+  if (!nvrtc_available() || nvrtc().nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return "unknown";
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
 std::vector<int> nvrtc_supported_architectures() {
   int count = 0;
   if (!nvrtc_available()) return {};
-  if (nvrtc().get_num_supported_archs(&count) != NVRTC_SUCCESS || count <= 0) return {};
+  if (nvrtc().nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count <= 0) return {};
   std::vector<int> archs(count);
-  if (nvrtc().get_supported_archs(archs.data()) != NVRTC_SUCCESS) return {};
+  if (nvrtc().nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS) return {};
   std::sort(archs.begin(), archs.end());
   return archs;
 }
