@@ -593,14 +593,43 @@ std::vector<ContactPoint> round_against(const GeomPose& round, const GeomPose& r
   return out;
 }
 
+// Capsule–mesh's clipped slots: capsule_box_clipped (below) for a hull. The capsule's axis,
+// from either end, where it enters the region over the hull face it lies against (the face
+// of largest signed distance at the axis point nearest the hull's centre, at q⁻), measured
+// from that face's plane (polytope_face_entry). With the end spheres alone a capsule lying
+// across a hull with both ends beyond it fell through it (bench/RESULTS.md, twenty-sixth
+// session). Off as capsule_box_clipped's are: where the end already lies over the face,
+// where the axis misses it, and where the entry lay inside the hull at q⁻.
+std::vector<ContactPoint> capsule_hull_clipped(const Polytope& shape, const GeomPose& capsule,
+                                               const GeomPose& hull,
+                                               const GeomPose& capsule_chooser,
+                                               const GeomPose& hull_chooser) {
+  const V3 near = closest_on_segment(capsule_chooser, hull_chooser.center);
+  std::vector<ContactPoint> out;
+  for (const double sign : {-1.0, 1.0}) {
+    const FaceEntry entry = polytope_face_entry(
+        shape, hull, hull_chooser, near,
+        {segment_end(capsule, sign), segment_end(capsule, -sign),
+         segment_end(capsule_chooser, sign), segment_end(capsule_chooser, -sign)});
+    out.push_back(switched(sphere_against(entry.point, capsule.size.x, entry.distance), entry.on));
+  }
+  return out;
+}
+
 // A sphere or capsule against a mesh hull: each centre measured from the hull's feature
-// nearest it at q⁻ (point_polytope).
+// nearest it at q⁻ (point_polytope); a capsule also has its clipped slots.
 std::vector<ContactPoint> round_hull(const GeomPose& round, const GeomPose& hull,
                                      const GeomPose& round_chooser, const GeomPose& hull_chooser) {
   const Polytope shape = polytope_of_geom(hull);
-  return round_against(round, round_chooser, [&](const V3& centre, const V3& centre_chooser) {
-    return point_polytope(shape, hull, centre, hull_chooser, centre_chooser);
-  });
+  std::vector<ContactPoint> out =
+      round_against(round, round_chooser, [&](const V3& centre, const V3& centre_chooser) {
+        return point_polytope(shape, hull, centre, hull_chooser, centre_chooser);
+      });
+  if (round.type == GeomType::Capsule)
+    for (const ContactPoint& c :
+         capsule_hull_clipped(shape, round, hull, round_chooser, hull_chooser))
+      out.push_back(c);
+  return out;
 }
 
 // Capsule–box's clipped slots: the capsule's axis clipped to the rectangle of the box face it
@@ -782,7 +811,7 @@ int contact_slot_count(GeomType a, GeomType b) {
   if (a == T::Capsule && b == T::Cylinder) return 3;
   if (a == T::Cylinder && b == T::Cylinder) return 7;
   if (polytope_pair(a, b)) return kPolytopeSlots;
-  if (round_hull_pair(a, b)) return a == T::Sphere ? 1 : 2;
+  if (round_hull_pair(a, b)) return a == T::Sphere ? 1 : 4;
   if (a == T::Cylinder && b == T::Mesh) return 1;
   return 0;
 }
@@ -795,7 +824,7 @@ std::string contact_slot_kind(GeomType a, GeomType b, int slot) {
   if (b == GeomType::Box && a != GeomType::Capsule) return kind + " corner " + std::to_string(slot);
   if (a == GeomType::Capsule && b == GeomType::Cylinder)
     return kind + (slot < 2 ? " end " + std::to_string(slot) : std::string(" closest"));
-  if (a == GeomType::Capsule && b == GeomType::Box)
+  if (a == GeomType::Capsule && (b == GeomType::Box || b == GeomType::Mesh))
     return kind + (slot < 2 ? " end " : " clip ") + std::to_string(slot % 2);
   if (a == GeomType::Cylinder && b == GeomType::Cylinder)
     return kind + (slot == 0   ? std::string(" lowest")

@@ -19,9 +19,11 @@
 //   the lens where end discs lie flat on each other, each switched on where it applies: see
 //   cylinder_cylinder), plane–mesh 8 (support points of the mesh's convex hull: see
 //   plane_hull), box–mesh and mesh–mesh 16 (the hulls' faces clipped to each other: see
-//   polytope_contacts.h), sphere–mesh 1 and capsule–mesh 2 (end spheres; each measured from
-//   the hull's feature nearest it at the step's start: point_polytope), cylinder–mesh 1
-//   (box–cylinder's rim point, against the hull's nearest feature).
+//   polytope_contacts.h), sphere–mesh 1 and capsule–mesh 4 (the centre or end spheres, each
+//   measured from the hull's feature nearest it at the step's start: point_polytope; and a
+//   capsule's axis clipped to the hull face it lies against from either end, as capsule–box:
+//   capsule_hull_clipped), cylinder–mesh 1 (box–cylinder's rim point, against the hull's
+//   nearest feature).
 // A terrain pairs as a plane (the same slots): the lowering hands these colliders the
 // terrain's tangent plane under the geom, a plane whose point and normal are inputs
 // (contacts.cpp, terrain_plane). Other pairs (ellipsoids) have none.

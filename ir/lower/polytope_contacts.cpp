@@ -332,6 +332,46 @@ SolidDistance point_polytope(const Polytope& shape, const GeomPose& pose, const 
   return {dot(direction, x - nearest_on_feature(f, x)), pose.rot * direction};
 }
 
+FaceEntry polytope_face_entry(const Polytope& shape, const GeomPose& pose,
+                              const GeomPose& pose_chooser, const V3& near_chooser,
+                              const SegmentAtStep& segment) {
+  Graph& g = near_chooser.x.graph();
+  if (shape.faces.empty())  // as point_polytope: no faces, no contact
+    return {segment.start,
+            {g.constant(kInactiveGap), constant(g, Vec3(Vec3::UnitZ()))},
+            g.constant(0.0)};
+  // The face of largest signed distance at q⁻; a later one must exceed the best by kTieBias.
+  const V3 scale = vertex_scale(pose_chooser);
+  LocalFace best = local_face(shape.faces.front(), scale);
+  auto height = [&](const LocalFace& f) {
+    return dot(pose_chooser.rot * f.normal, near_chooser - to_world(pose_chooser, f.start[0]));
+  };
+  Expr best_height = height(best);
+  for (std::size_t k = 1; k < shape.faces.size(); ++k) {
+    const LocalFace face = local_face(shape.faces[k], scale);
+    const Expr take = lt(best_height + kTieBias, height(face));
+    best = select(take, face, best);
+    best_height = select(take, height(face), best_height);
+  }
+  const StepFace face{world_face(best, pose_chooser), world_face(best, pose)};
+  const EntryChoice entry =
+      choose_entry(segment.start_chooser, segment.end_chooser, face, kClipMargin);
+  const Expr t = entry_at(entry, segment.start, segment.end);
+  const V3 point = segment.start + t * (segment.end - segment.start);
+  // The same entry at q⁻, to tell whether it lay outside the polytope there.
+  const StepFace at_start{face.minus, face.minus};
+  const Expr t_chooser =
+      entry_at(choose_entry(segment.start_chooser, segment.end_chooser, at_start, kClipMargin),
+               segment.start_chooser, segment.end_chooser);
+  const V3 point_chooser =
+      segment.start_chooser + t_chooser * (segment.end_chooser - segment.start_chooser);
+  const Expr outside_chooser =
+      le(g.constant(0.0), dot(face.minus.normal, point_chooser - face.minus.start[0]));
+  return {point,
+          {dot(face.plus.normal, point - face.plus.start[0]), face.plus.normal},
+          entry.hits * (1.0 - entry.from_start) * outside_chooser};
+}
+
 std::vector<ContactPoint> polytope_contacts(const Polytope& a, const Polytope& b,
                                             const GeomPose& a_pose, const GeomPose& b_pose,
                                             const GeomPose& a_chooser, const GeomPose& b_chooser) {

@@ -43,6 +43,25 @@ std::vector<ContactPoint> polytope_contacts(const Polytope& a, const Polytope& b
 // against mesh hulls (1 and 2 slots).
 SolidDistance point_polytope(const Polytope& shape, const GeomPose& pose, const V3& p,
                              const GeomPose& pose_chooser, const V3& p_chooser);
+// A segment at the step's end (start → end, q⁺) and start (q⁻).
+struct SegmentAtStep {
+  V3 start, end, start_chooser, end_chooser;
+};
+// Where a segment enters the prism over a face of the polytope posed at `pose`: the face
+// that the point `near_chooser` lies against at q⁻ (the face of largest signed distance
+// there), the entry decided at q⁻ (Cyrus–Beck against the face's edges, with kClipMargin)
+// and measured at q⁺ where the segment crosses the chosen edge's line, with its distance from
+// the face's plane along the face's normal. `on` is 1 only where the segment enters across an
+// edge (its start does not already lie over the face), and where the entry lay outside the
+// polytope at q⁻. Capsule–mesh's clipped slots (contact_geometry.cpp, capsule_hull_clipped).
+struct FaceEntry {
+  V3 point;
+  SolidDistance distance;
+  Expr on;
+};
+FaceEntry polytope_face_entry(const Polytope& shape, const GeomPose& pose,
+                              const GeomPose& pose_chooser, const V3& near_chooser,
+                              const SegmentAtStep& segment);
 // "incident edge 3", "reference edge 0".
 std::string polytope_slot_kind(int slot);
 

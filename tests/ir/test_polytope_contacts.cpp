@@ -194,24 +194,49 @@ TEST_CASE("polytope contacts: a sphere against a mesh box matches sphere-box") {
   }
 }
 
-// A capsule's two end spheres, as capsule–box, lying across a mesh box's top and hanging over
-// its edge.
+// A capsule's two end spheres and its axis clipped to the face it lies against, as
+// capsule–box: lying on a mesh box's top within it, hanging over its edge, across it with both
+// ends beyond its sides (the clipped slots hold it), turned, and driven through it (the ends
+// alone).
 TEST_CASE("polytope contacts: a capsule against a mesh box matches capsule-box") {
   const Vec3 half(0.2, 0.1, 0.05);
   const std::vector<Vec3> corners = box_corners(half);
-  for (const Vec3& centre : {Vec3(0, 0, 0.09), Vec3(0.25, 0.05, 0.07)}) {
+  const Quat along_x = about(Vec3::UnitY(), M_PI / 2);
+  struct Pose {
+    Vec3 centre;
+    Quat turn;
+    double half_length;
+  };
+  for (const Pose& pose :
+       {Pose{{0, 0, 0.09}, about({0.3, 1, 0.1}, 1.4), 0.1},
+        Pose{{0.25, 0.05, 0.07}, about({0.3, 1, 0.1}, 1.4), 0.1},
+        Pose{{0.02, 0.03, 0.1}, along_x, 0.3},
+        Pose{{0.02, 0.03, 0.1}, about({0.1, 1, 0.05}, 1.5), 0.3},
+        Pose{{0.22, -0.02, 0.08}, along_x, 0.1}, Pose{{0.0, 0.03, 0.0}, along_x, 0.3}}) {
+    INFO("centre " << pose.centre.transpose() << ", half length " << pose.half_length);
     Scene s;
     const GeomPose capsule =
-        s.geom(GeomType::Capsule, {0.04, 0.1, 0}, centre, about({0.3, 1, 0.1}, 1.4));
+        s.geom(GeomType::Capsule, {0.04, pose.half_length, 0}, pose.centre, pose.turn);
     const auto mesh = s.slots(
         capsule, s.geom(GeomType::Mesh, Vec3::Zero(), Vec3::Zero(), Quat::Identity(), &corners));
     const auto box = s.slots(capsule, s.geom(GeomType::Box, half, Vec3::Zero()));
-    REQUIRE(mesh.size() == 2);
-    for (int k = 0; k < 2; ++k) {
+    REQUIRE(mesh.size() == 4);
+    for (int k = 0; k < 4; ++k) {
+      INFO("slot " << k);
       CHECK_THAT(mesh[k].gap, WithinAbs(box[k].gap, 1e-12));
+      if (box[k].gap == kInactiveGap) continue;
       check_vec(mesh[k].point, box[k].point);
+      check_vec(mesh[k].normal, box[k].normal);
     }
   }
+  // Across the top with both ends beyond the sides, 1 cm above it: the clipped slots are
+  // active, over the top's edges.
+  Scene s;
+  const auto across =
+      s.slots(s.geom(GeomType::Capsule, {0.04, 0.3, 0}, {0.02, 0.03, 0.1}, along_x),
+              s.geom(GeomType::Mesh, Vec3::Zero(), Vec3::Zero(), Quat::Identity(), &corners));
+  for (int k : {2, 3}) CHECK_THAT(across[k].gap, WithinAbs(0.01, 1e-12));
+  CHECK(contact_slot_kind(GeomType::Capsule, GeomType::Mesh, 3) == "capsule-mesh clip 1");
 }
 
 // The feature is chosen at the step's start: a ball beyond a mesh cube's top edge at q⁻ is

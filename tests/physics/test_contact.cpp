@@ -539,8 +539,9 @@ namespace talon {
 TEST_CASE("a ball and a capsule rest on a mesh block as on a box, a ball rolls off its edge",
           "[physics][contact][mesh]") {
   const Simulator mesh = testing::make_simulator(testing::test_scene("mesh_ledge.xml"));
-  // floor and block each: ball 1, capsule 2, roller 1; the three bodies pairwise: 1 each
-  REQUIRE(mesh.program().slots.size() == 4 + 4 + 3);
+  // the floor: ball 1, capsule 2, roller 1; the block: the same, the capsule 2 more for its
+  // clipped axis; the three bodies pairwise: 1 each
+  REQUIRE(mesh.program().slots.size() == 4 + 6 + 3);
   const Simulator box = testing::make_simulator(scene_with_primitive(
       "mesh_ledge.xml", R"(<geom name="block" type="mesh" mesh="block" pos="-0.1 -0.1 0"/>)",
       R"(<geom name="block" type="box" size="0.1 0.1 0.1" pos="0 0 0.1"/>)"));
@@ -565,6 +566,26 @@ TEST_CASE("a ball and a capsule rest on a mesh block as on a box, a ball rolls o
   }
 }
 
+// A capsule lying across a mesh block, both its ends beyond the block's sides, rests on its
+// axis clipped to the block's top (capsule–mesh's clipped slots; tests/data/scenes/
+// capsule_across_mesh.xml) where it rests on the same block as a box primitive. With the end
+// spheres alone nothing touched the block, and it fell through it to the floor (z = 0.04).
+TEST_CASE("a capsule lying across a mesh block rests on it as on a box",
+          "[physics][contact][mesh]") {
+  const Simulator mesh = testing::make_simulator(testing::test_scene("capsule_across_mesh.xml"));
+  const Simulator box = testing::make_simulator(scene_with_primitive(
+      "capsule_across_mesh.xml",
+      R"(<geom name="block" type="mesh" mesh="block" pos="-0.1 -0.1 0" friction="0.5"/>)",
+      R"(<geom name="block" type="box" size="0.1 0.1 0.1" pos="0 0 0.1" friction="0.5"/>)"));
+  for (const double h : {0.1, 0.05}) {
+    INFO("h = " << h);
+    runtime::WorldBatch w = mesh.make_worlds(1), reference = box.make_worlds(1);
+    step_side_by_side(mesh, w, box, reference, h, 3);
+    CHECK(com(w, 0, 0).z() == Approx(0.24).margin(1e-4));  // block top 0.2 + capsule radius
+    CHECK((com(w, 0, 0) - com(reference, 0, 0)).norm() < 1e-9);
+    CHECK(velocity(w, 0, 0).norm() < 1e-6);
+  }
+}
 }  // namespace talon
 
 namespace talon {
