@@ -17,10 +17,6 @@ namespace talon::ir::lower {
 namespace {
 
 constexpr double kNormEps = 1e-12;  // metres: guards normalising centre offsets
-// metres: a point this close outside a box or cylinder is measured as on its surface
-// (point_box): the gap is then the distance to the nearest face's plane, short of the true
-// distance by at most (√3 − 1)·kSurfaceBand near a corner.
-constexpr double kSurfaceBand = 1e-9;
 // sin of the tilt below which an upright cylinder's contact point moves from its disc's
 // centre to the rim in proportion to the tilt (capped_direction) instead of jumping there:
 // a point that jumps over 1e-9 rad gives the exact Jacobian a lever arm of R·1e9 m/rad, and
@@ -616,8 +612,8 @@ std::vector<ContactPoint> capsule_hull_clipped(const Polytope& shape, const Geom
   return out;
 }
 
-// A sphere or capsule against a mesh hull: each centre measured from the hull's feature
-// nearest it at q⁻ (point_polytope); a capsule also has its clipped slots.
+// A sphere or capsule against a mesh hull: each centre measured as point_box measures a box
+// (point_polytope); a capsule also has its clipped slots.
 std::vector<ContactPoint> round_hull(const GeomPose& round, const GeomPose& hull,
                                      const GeomPose& round_chooser, const GeomPose& hull_chooser) {
   const Polytope shape = polytope_of_geom(hull);
@@ -695,7 +691,7 @@ std::vector<ContactPoint> round_box(const GeomPose& round, const GeomPose& box,
 }
 
 // A cylinder against a mesh hull: box_cylinder's slot with the hull's distance
-// (point_polytope, the feature nearest each point chosen at q⁻) in place of the box's.
+// (point_polytope) in place of the box's.
 std::vector<ContactPoint> cylinder_hull(const GeomPose& cyl, const GeomPose& hull,
                                         const GeomPose& cyl_chooser, const GeomPose& hull_chooser) {
   const Polytope shape = polytope_of_geom(hull);

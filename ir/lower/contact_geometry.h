@@ -20,7 +20,8 @@
 //   cylinder_cylinder), plane–mesh 8 (support points of the mesh's convex hull: see
 //   plane_hull), box–mesh and mesh–mesh 16 (the hulls' faces clipped to each other: see
 //   polytope_contacts.h), sphere–mesh 1 and capsule–mesh 4 (the centre or end spheres, each
-//   measured from the hull's feature nearest it at the step's start: point_polytope; and a
+//   measured as point_box measures a box, the face for a centre inside chosen at the step's
+//   start: point_polytope; and a
 //   capsule's axis clipped to the hull face it lies against from either end, as capsule–box:
 //   capsule_hull_clipped), cylinder–mesh 1 (box–cylinder's rim point, against the hull's
 //   nearest feature).
@@ -57,6 +58,12 @@ struct ContactPoint {
 
 // Signed distance from a point to a solid (negative inside) and the solid's outward unit
 // normal there (towards the point).
+// Metres: a point this close outside a box, cylinder or mesh hull is measured as on its
+// surface (point_box, point_cylinder, point_polytope): the gap is then the distance to the
+// nearest face's plane, short of the true distance by at most (√3 − 1)·kSurfaceBand near a
+// corner.
+inline constexpr double kSurfaceBand = 1e-9;
+
 struct SolidDistance {
   Expr gap;
   V3 normal;
@@ -76,7 +83,8 @@ std::vector<ContactPoint> contact_points(const GeomPose& a, const GeomPose& b);
 
 // The slots at the step's start (q⁻) and end (q⁺) poses. Colliders that choose features
 // (box–box's separating axis, faces and clipped vertices; the hull's support vertices of
-// plane–mesh; which of cylinder–cylinder's slots are on; a hull's faces or nearest feature;
+// plane–mesh; which of cylinder–cylinder's slots are on; a hull's faces, or the face a centre
+// inside it is pushed out of;
 // the face that sphere–box and capsule–box push a centre inside the box out of)
 // choose them at the chooser poses for both, so that the step's residual is continuous and
 // piecewise smooth in q⁺ (a choice made at q⁺ switches a slot's impulse to another point or

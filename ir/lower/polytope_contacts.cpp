@@ -285,14 +285,14 @@ std::vector<std::pair<Vec3, Vec3>> unique_edges(const Polytope& shape) {
   return out;
 }
 
-// The feature nearest the local point x (see point_polytope): outside, the face whose polygon
-// x lies over (distance: to its plane) or the nearest edge; inside, the face of largest
-// signed distance. Only the choice is used, so the distances need no derivatives.
-Feature nearest_feature(const Polytope& shape, const V3& x) {
+// The hull's feature nearest the local point x outside it (see point_polytope): the face
+// whose polygon x lies over (distance: to its plane) or the nearest edge, by a select chain
+// whose conditions are evaluated at x.
+Feature outside_feature(const Polytope& shape, const V3& x) {
   Graph& g = x.x.graph();
   const Expr far = g.constant(1e30), zero = g.constant(0.0), one = g.constant(1.0);
-  std::optional<Feature> outside, inside;
-  Expr outside_distance = far, inside_distance = -far;
+  std::optional<Feature> nearest;
+  Expr nearest_distance = far;
   for (const PolytopeFace& face : shape.faces) {
     const LocalFace f = local_face(face, constant(g, Vec3(Vec3::Ones())));  // a hull: scale 1
     const Feature feature{f.start[0], zero_vector(g), f.normal, one};
@@ -301,19 +301,38 @@ Feature nearest_feature(const Polytope& shape, const V3& x) {
     for (int k = 0; k < kFaceVertices; ++k)
       over_polygon = over_polygon * le(zero, dot(f.inward[k], x - f.start[k]));
     const Expr distance = select(over_polygon * le(zero, above), above, far);
-    outside = outside ? select(lt(distance, outside_distance), feature, *outside) : feature;
-    outside_distance = min(distance, outside_distance);
-    inside = inside ? select(lt(inside_distance, above), feature, *inside) : feature;
-    inside_distance = max(above, inside_distance);
+    nearest = nearest ? select(lt(distance, nearest_distance), feature, *nearest) : feature;
+    nearest_distance = min(distance, nearest_distance);
   }
   for (const auto& [a, b] : unique_edges(shape)) {
     const Feature feature{constant(g, a), constant(g, Vec3(b - a)), zero_vector(g), zero};
     const Expr distance = squared_norm(x - nearest_on_feature(feature, x));
-    const Expr take = lt(distance, outside_distance * outside_distance);
-    outside = select(take, feature, *outside);
-    outside_distance = select(take, sqrt(distance), outside_distance);
+    const Expr take = lt(distance, nearest_distance * nearest_distance);
+    nearest = select(take, feature, *nearest);
+    nearest_distance = select(take, sqrt(distance), nearest_distance);
   }
-  return select(lt(zero, inside_distance), *outside, *inside);
+  return *nearest;
+}
+
+// The face of largest signed distance at the local point x (the least-penetrated face where x
+// is inside), and that distance.
+std::pair<Feature, Expr> least_penetrated_face(const Polytope& shape, const V3& x) {
+  Graph& g = x.x.graph();
+  std::optional<Feature> best;
+  Expr best_distance;
+  for (const PolytopeFace& face : shape.faces) {
+    const LocalFace f = local_face(face, constant(g, Vec3(Vec3::Ones())));  // a hull: scale 1
+    const Feature feature{f.start[0], zero_vector(g), f.normal, g.constant(1.0)};
+    const Expr above = dot(f.normal, x - f.start[0]);
+    if (!best) {
+      best = feature;
+      best_distance = above;
+      continue;
+    }
+    best = select(lt(best_distance, above), feature, *best);
+    best_distance = max(above, best_distance);
+  }
+  return {*best, best_distance};
 }
 
 }  // namespace
@@ -323,13 +342,19 @@ SolidDistance point_polytope(const Polytope& shape, const GeomPose& pose, const 
   Graph& g = p.x.graph();
   // A hull flatter than polytope_of's tolerance has no faces: nothing to touch.
   if (shape.faces.empty()) return {g.constant(kInactiveGap), constant(g, Vec3(Vec3::UnitZ()))};
-  const V3 x_minus = transpose_times(pose_chooser.rot, p_chooser - pose_chooser.center);
-  const Feature f = nearest_feature(shape, x_minus);
-  // The measuring direction: a face's normal, or from the edge towards the point at q⁻.
-  const V3 off_edge = x_minus - nearest_on_feature(f, x_minus);
-  const V3 direction = select(f.is_face, f.normal, (1.0 / smooth_norm(off_edge, 1e-12)) * off_edge);
   const V3 x = transpose_times(pose.rot, p - pose.center);
-  return {dot(direction, x - nearest_on_feature(f, x)), pose.rot * direction};
+  const V3 x_minus = transpose_times(pose_chooser.rot, p_chooser - pose_chooser.center);
+  // Outside at q⁺: the exact distance to the hull (its nearest face or edge there).
+  const Feature f = outside_feature(shape, x);
+  const V3 off_edge = x - nearest_on_feature(f, x);
+  const Expr edge_distance = smooth_norm(off_edge, 1e-12);
+  const Expr out_distance = select(f.is_face, dot(f.normal, x - f.start), edge_distance);
+  const V3 out_normal = select(f.is_face, f.normal, (1.0 / edge_distance) * off_edge);
+  // Inside at q⁺: the face chosen at q⁻ (the face the point came through).
+  const Feature face = least_penetrated_face(shape, x_minus).first;
+  const Expr inside = le(least_penetrated_face(shape, x).second, g.constant(kSurfaceBand));
+  const V3 normal = select(inside, face.normal, out_normal);
+  return {select(inside, dot(face.normal, x - face.start), out_distance), pose.rot * normal};
 }
 
 FaceEntry polytope_face_entry(const Polytope& shape, const GeomPose& pose,

@@ -33,14 +33,15 @@ inline constexpr int kPolytopeSlots = 2 * kFaceVertices;
 std::vector<ContactPoint> polytope_contacts(const Polytope& a, const Polytope& b,
                                             const GeomPose& a_pose, const GeomPose& b_pose,
                                             const GeomPose& a_chooser, const GeomPose& b_chooser);
-// The signed distance from the point `p` to the polytope posed at `pose`, measured from the
-// polytope's feature nearest the point at the step's start (`p_chooser` against
-// `pose_chooser`, the q⁻ values): outside, the face whose polygon the point lies over or the
-// edge (with its end vertices) nearest it; inside, the least-penetrated face. A face gives
-// the distance to its plane along its normal; an edge the distance from the edge's nearest
-// point along the direction from that point to p at q⁻ (so that the distance goes negative
-// where p passes the edge, and the normal is smooth in q⁺). Used for spheres and capsules
-// against mesh hulls (1 and 2 slots).
+// The signed distance from the point `p` to the polytope posed at `pose`, as point_box
+// measures a box: outside, the exact distance at q⁺ (to the face whose polygon the point lies
+// over, or to the nearest edge, chosen there); inside, the distance to the face of largest
+// signed distance at the step's start (`p_chooser` against `pose_chooser`, the q⁻ values: the
+// face the point came through). The choice pose decides only which face, so the distance's
+// derivative with respect to it is zero, as the adjoint takes it (measured along the
+// direction from the edge at q⁻ instead, an edge contact's gradient missed that term:
+// bench/RESULTS.md, twenty-sixth session). Used for spheres and capsules against mesh hulls,
+// and a cylinder's rim point.
 SolidDistance point_polytope(const Polytope& shape, const GeomPose& pose, const V3& p,
                              const GeomPose& pose_chooser, const V3& p_chooser);
 // A segment at the step's end (start → end, q⁺) and start (q⁻).

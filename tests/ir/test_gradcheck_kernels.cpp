@@ -136,6 +136,14 @@ TEST_CASE("gradcheck: kernels of balls and a capsule on a mesh block") {
   check_kernels(load_and_lower(TALON_TEST_DATA_DIR "/scenes/mesh_ledge.xml"), 2, 9, 48);
 }
 
+// A capsule lying across a mesh block, its ends beyond the block's sides: the end spheres
+// measured from the block's edges, the axis clipped to its top (capsule–mesh's clipped slots).
+// With the edges measured along their direction at the choice pose, the VJP with respect to
+// q⁻ missed that term (relative error 0.9–1.8; bench/RESULTS.md, twenty-sixth session).
+TEST_CASE("gradcheck: kernels of a capsule across a mesh block") {
+  check_kernels(load_and_lower(TALON_TEST_DATA_DIR "/scenes/capsule_across_mesh.xml"), 2, 11, 48);
+}
+
 // Cylinders against a mesh hull.
 TEST_CASE("gradcheck: kernels of cans on a mesh table") {
   check_kernels(load_and_lower(TALON_TEST_DATA_DIR "/scenes/cans_on_mesh_table.xml"), 2, 10, 48);

@@ -239,20 +239,36 @@ TEST_CASE("polytope contacts: a capsule against a mesh box matches capsule-box")
   CHECK(contact_slot_kind(GeomType::Capsule, GeomType::Mesh, 3) == "capsule-mesh clip 1");
 }
 
-// The feature is chosen at the step's start: a ball beyond a mesh cube's top edge at q⁻ is
-// measured from that edge along the q⁻ direction, so where it has moved down past the edge's
-// level at q⁺ its gap is that direction's component, negative once it passes the edge.
-TEST_CASE("polytope contacts: a sphere is measured from the edge nearest it at the start") {
+// As point_box: outside the hull at the step's end a centre is measured by its exact distance
+// there, whatever the start (the choice pose) was, so that the slot's value reads the choice
+// pose only through choices and its derivative with respect to it is zero (docs/design.md,
+// "The colliders' choices"; measured along the direction from the edge at the start, the
+// adjoint missed that term: bench/RESULTS.md, twenty-sixth session). A centre inside at the
+// end is pushed out of the face it came through, chosen at the start.
+TEST_CASE(
+    "polytope contacts: a sphere is measured at the step's end, out of the face it came "
+    "through") {
   const std::vector<Vec3> cube = box_corners({0.1, 0.1, 0.1});
   Scene s;
   const GeomPose mesh = s.geom(GeomType::Mesh, Vec3::Zero(), Vec3::Zero(), Quat::Identity(), &cube);
   const double r = 0.02;
-  const GeomPose before = s.geom(GeomType::Sphere, {r, 0, 0}, {0.13, 0, 0.14});
-  const GeomPose after = s.geom(GeomType::Sphere, {r, 0, 0}, {0.11, 0, 0.09});
-  const auto slots = s.step_slots(before, mesh, after, mesh);
-  const Vec3 direction = Vec3(0.03, 0, 0.04).normalized();  // from the edge (0.1, y, 0.1)
-  CHECK_THAT(slots[0].gap, WithinAbs(direction.dot(Vec3(0.01, 0, -0.01)) - r, 1e-12));
-  check_vec(slots[0].normal, -direction);
+  auto ball = [&](const Vec3& centre) { return s.geom(GeomType::Sphere, {r, 0, 0}, centre); };
+  // Beyond the top edge at the start, over the side face at the end: the side's distance.
+  const GeomPose after = ball({0.11, 0, 0.09});
+  for (const Vec3& start : {Vec3(0.13, 0, 0.14), Vec3(0.11, 0, 0.2), Vec3(0.3, 0, 0.09)}) {
+    INFO("start " << start.transpose());
+    const auto slots = s.step_slots(ball(start), mesh, after, mesh);
+    CHECK_THAT(slots[0].gap, WithinAbs(0.01 - r, 1e-12));
+    check_vec(slots[0].normal, {-1, 0, 0});
+  }
+  // Beyond the top edge at the end: the distance from the edge (0.1, y, 0.1).
+  const auto beyond = s.step_slots(ball({0.13, 0, 0.14}), mesh, ball({0.13, 0, 0.14}), mesh);
+  CHECK_THAT(beyond[0].gap, WithinAbs(0.05 - r, 1e-12));
+  check_vec(beyond[0].normal, -Vec3(0.03, 0, 0.04).normalized());
+  // In through the top within the step, nearer the side at the end: out of the top.
+  const auto through = s.step_slots(ball({0.09, 0, 0.12}), mesh, ball({0.095, 0, 0.05}), mesh);
+  CHECK_THAT(through[0].gap, WithinAbs(-0.05 - r, 1e-12));
+  check_vec(through[0].normal, {0, 0, -1});
 }
 
 // A cylinder against a mesh box is box–cylinder's slot, the normal reversed (the pair is
