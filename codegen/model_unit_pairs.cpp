@@ -61,6 +61,8 @@ struct InstanceTables {
 InstanceTables instance_tables(const ir::ResidualProgram& program, int template_index,
                                const UnitKernel& k) {
   const ir::PairTemplate& t = program.pairs->templates[template_index];
+  std::vector<ir::InstanceMapPlan> plans;
+  for (const char* kernel : k.kernels) plans.push_back(ir::instance_map_plan(program, t, kernel));
   InstanceTables tables;
   for (const ir::PairInstance& instance : program.pairs->instances) {
     if (instance.template_index != template_index) continue;
@@ -68,7 +70,7 @@ InstanceTables instance_tables(const ir::ResidualProgram& program, int template_
     tables.constants = static_cast<int>(instance.constants.size());
     int unit_offset = 0;  // where the program kernel's outputs start in the unit kernel's
     for (std::size_t j = 0; j < k.kernels.size(); ++j) {
-      const ir::InstanceMap map = ir::instance_map(program, t, instance, k.kernels[j]);
+      const ir::InstanceMap map = ir::instance_map(program, plans[j], instance);
       if (j == 0) tables.gather.insert(tables.gather.end(), map.gather.begin(), map.gather.end());
       for (int o : map.scatter) tables.scatter.push_back(unit_offset + o);
       unit_offset += static_cast<int>(program.kernel(k.kernels[j]).function.outputs.size());

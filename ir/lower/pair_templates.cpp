@@ -218,64 +218,110 @@ PairTemplates pair_templates(const Model& model, const ResidualProgram& program,
 
 namespace {
 
-// The entries, within a program kernel's group `name`, of an instance's entries of the group
-// of that name of its template's kernel (kernels.cpp names them alike).
-std::vector<int> group_entries(const ResidualProgram& program, const PairInstance& instance,
-                               const std::string& name) {
-  auto body_entries = [&](int width) {
-    std::vector<int> out;
-    for (int body : instance.bodies)
-      for (int i = 0; i < width; ++i) out.push_back(width * body + i);
-    return out;
-  };
+// Which of an instance's lists fills a template kernel's group `name` (kernels.cpp names the
+// groups of a template's kernels as the program's).
+InstanceGroup::Source group_source(const std::string& name) {
+  using S = InstanceGroup::Source;
+  if (name == "constants") return S::Constants;
   for (const char* group : {"u_minus", "u_plus", "tangent_u", "cotangent_dyn", "r_dyn"})
-    if (name == group) return body_entries(6);
+    if (name == group) return S::BodyVelocities;
   for (const char* group :
        {"lambda", "tangent_lambda", "cotangent_con", "r_con", "merit", "c_diag", "diag_a"})
-    if (name == group) return instance.rows;
+    if (name == group) return S::Rows;
   if (name == "q_minus" || name == "q_choose" || name == "q_plus" || name == "cotangent_q")
-    return body_entries(7);
-  if (name == "jvp" || name == "vjp") {  // [r_dyn; r_con] or [u⁺; λ]
-    std::vector<int> out = body_entries(6);
-    for (int row : instance.rows) out.push_back(program.ndyn() + row);
-    return out;
-  }
-  if (name == "gap") {  // the contact normal rows, the first of the instance's
-    const int first_normal = program.block("contact_normal")->begin - program.ndyn();
-    std::vector<int> out;
-    for (int row : instance.rows)
-      if (program.rows[row].kind == RowKind::ContactNormal) out.push_back(row - first_normal);
-    return out;
-  }
-  if (name == "params") return instance.params;
-  if (name == "friction_w") return instance.friction_w;
-  if (name == "values") return instance.jhat_entries;
-  if (name == "h") return {0};
-  if (name == "terrain") return instance.terrain;
-  if (name == "ctrl") return instance.ctrl;
-  if (name == "mass") return body_entries(20);  // a joint set's share of ũ (dynamics.cpp)
+    return S::BodyPoses;
+  if (name == "jvp" || name == "vjp") return S::StateRows;  // [r_dyn; r_con] or [u⁺; λ]
+  if (name == "gap") return S::Gap;
+  if (name == "params") return S::Params;
+  if (name == "friction_w") return S::FrictionW;
+  if (name == "values") return S::JhatEntries;
+  if (name == "h") return S::Step;
+  if (name == "terrain") return S::Terrain;
+  if (name == "ctrl") return S::Ctrl;
+  if (name == "mass") return S::BodyMasses;  // a joint set's share of ũ (dynamics.cpp)
   TALON_INTERNAL_ASSERT(false, "a template's group without a place in the program: " + name);
-  return {};
+  return S::Constants;
 }
 
-// The program kernel's entries of the template kernel's groups, in order.
-std::vector<int> slice_entries(const ResidualProgram& program, const PairInstance& instance,
-                               const std::vector<Slice>& template_slices,
-                               const std::vector<Slice>& program_slices) {
-  std::vector<int> out;
-  for (const Slice& s : template_slices) {
-    if (s.name == "constants") {  // the instance's constants
-      for (int k = 0; k < s.size; ++k) out.push_back(-1 - k);
-      continue;
+// The entries, within the program kernel's group, of an instance's entries of a template
+// kernel's group that `source` fills, appended to `out` (at `offset`).
+void append_group_entries(const ResidualProgram& program, const PairInstance& instance,
+                          InstanceGroup::Source source, int offset, std::vector<int>& out) {
+  using S = InstanceGroup::Source;
+  auto append = [&](const std::vector<int>& entries) {
+    for (int entry : entries) out.push_back(offset + entry);
+  };
+  auto append_bodies = [&](int width) {
+    for (int body : instance.bodies)
+      for (int i = 0; i < width; ++i) out.push_back(offset + width * body + i);
+  };
+  switch (source) {
+    case S::Constants:
+      break;  // instance_map's own
+    case S::BodyVelocities:
+      return append_bodies(6);
+    case S::BodyPoses:
+      return append_bodies(7);
+    case S::BodyMasses:
+      return append_bodies(20);
+    case S::Rows:
+      return append(instance.rows);
+    case S::StateRows:
+      append_bodies(6);
+      for (int row : instance.rows) out.push_back(offset + program.ndyn() + row);
+      return;
+    case S::Gap: {  // the contact normal rows, the first of the instance's
+      const int first_normal = program.block("contact_normal")->begin - program.ndyn();
+      for (int row : instance.rows)
+        if (program.rows[row].kind == RowKind::ContactNormal)
+          out.push_back(offset + row - first_normal);
+      return;
     }
+    case S::Params:
+      return append(instance.params);
+    case S::FrictionW:
+      return append(instance.friction_w);
+    case S::JhatEntries:
+      return append(instance.jhat_entries);
+    case S::Step:
+      out.push_back(offset);
+      return;
+    case S::Terrain:
+      return append(instance.terrain);
+    case S::Ctrl:
+      return append(instance.ctrl);
+  }
+}
+
+// Each of the template kernel's groups, in order, and where it lies in the program kernel's.
+std::vector<InstanceGroup> group_plan(const std::vector<Slice>& template_slices,
+                                      const std::vector<Slice>& program_slices) {
+  std::vector<InstanceGroup> out;
+  for (const Slice& s : template_slices) {
+    const InstanceGroup::Source source = group_source(s.name);
     const Slice* in_program = nullptr;
     for (const Slice& p : program_slices)
       if (p.name == s.name) in_program = &p;
-    TALON_INTERNAL_ASSERT(in_program != nullptr, "a template's group the program lacks: " + s.name);
-    const std::vector<int> entries = group_entries(program, instance, s.name);
-    TALON_INTERNAL_ASSERT(static_cast<int>(entries.size()) == s.size,
-                          "an instance's group does not match its template's: " + s.name);
-    for (int entry : entries) out.push_back(in_program->offset + entry);
+    TALON_INTERNAL_ASSERT(source == InstanceGroup::Source::Constants || in_program != nullptr,
+                          "a template's group the program lacks: " + s.name);
+    out.push_back({source, in_program != nullptr ? in_program->offset : 0, s.size});
+  }
+  return out;
+}
+
+// The program kernel's entries of the template kernel's groups, in order.
+std::vector<int> plan_entries(const ResidualProgram& program, const PairInstance& instance,
+                              const std::vector<InstanceGroup>& groups) {
+  std::vector<int> out;
+  for (const InstanceGroup& group : groups) {
+    const std::size_t before = out.size();
+    if (group.source == InstanceGroup::Source::Constants) {  // the instance's constants
+      for (int k = 0; k < group.size; ++k) out.push_back(-1 - k);
+      continue;
+    }
+    append_group_entries(program, instance, group.source, group.offset, out);
+    TALON_INTERNAL_ASSERT(out.size() - before == static_cast<std::size_t>(group.size),
+                          "an instance's group does not match its template's");
   }
   return out;
 }
@@ -308,12 +354,23 @@ void attach_templates(PairTemplates templates, ResidualProgram& program) {
   program.pairs = std::move(pairs);
 }
 
-InstanceMap instance_map(const ResidualProgram& program, const PairTemplate& t,
-                         const PairInstance& instance, const std::string& kernel) {
+InstanceMapPlan instance_map_plan(const ResidualProgram& program, const PairTemplate& t,
+                                  const std::string& kernel) {
   const Kernel& in_program = program.kernel(kernel);
   const Kernel& in_template = t.program.kernel(kernel);
-  return {slice_entries(program, instance, in_template.inputs, in_program.inputs),
-          slice_entries(program, instance, in_template.outputs, in_program.outputs)};
+  return {group_plan(in_template.inputs, in_program.inputs),
+          group_plan(in_template.outputs, in_program.outputs)};
+}
+
+InstanceMap instance_map(const ResidualProgram& program, const InstanceMapPlan& plan,
+                         const PairInstance& instance) {
+  return {plan_entries(program, instance, plan.inputs),
+          plan_entries(program, instance, plan.outputs)};
+}
+
+InstanceMap instance_map(const ResidualProgram& program, const PairTemplate& t,
+                         const PairInstance& instance, const std::string& kernel) {
+  return instance_map(program, instance_map_plan(program, t, kernel), instance);
 }
 
 void add_pair_instances(const ResidualProgram& program, const std::string& kernel,
