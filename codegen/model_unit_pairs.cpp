@@ -61,19 +61,25 @@ struct InstanceTables {
 InstanceTables instance_tables(const ir::ResidualProgram& program, int template_index,
                                const UnitKernel& k) {
   const ir::PairTemplate& t = program.pairs->templates[template_index];
+  // Per program kernel, the same for every instance: its plan, and where its outputs start
+  // in the unit kernel's.
   std::vector<ir::InstanceMapPlan> plans;
-  for (const char* kernel : k.kernels) plans.push_back(ir::instance_map_plan(program, t, kernel));
+  std::vector<int> unit_offsets;
+  int unit_outputs = 0;
+  for (const char* kernel : k.kernels) {
+    plans.push_back(ir::instance_map_plan(program, t, kernel));
+    unit_offsets.push_back(unit_outputs);
+    unit_outputs += static_cast<int>(program.kernel(kernel).function.outputs.size());
+  }
   InstanceTables tables;
   for (const ir::PairInstance& instance : program.pairs->instances) {
     if (instance.template_index != template_index) continue;
     ++tables.count;
     tables.constants = static_cast<int>(instance.constants.size());
-    int unit_offset = 0;  // where the program kernel's outputs start in the unit kernel's
     for (std::size_t j = 0; j < k.kernels.size(); ++j) {
       const ir::InstanceMap map = ir::instance_map(program, plans[j], instance);
       if (j == 0) tables.gather.insert(tables.gather.end(), map.gather.begin(), map.gather.end());
-      for (int o : map.scatter) tables.scatter.push_back(unit_offset + o);
-      unit_offset += static_cast<int>(program.kernel(k.kernels[j]).function.outputs.size());
+      for (int o : map.scatter) tables.scatter.push_back(unit_offsets[j] + o);
     }
   }
   tables.inputs = static_cast<int>(t.program.kernel(k.kernels.front()).function.inputs.size());
