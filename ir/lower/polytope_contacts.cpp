@@ -314,25 +314,22 @@ Feature outside_feature(const Polytope& shape, const V3& x) {
   return *nearest;
 }
 
-// The face of largest signed distance at the local point x (the least-penetrated face where x
-// is inside), and that distance.
-std::pair<Feature, Expr> least_penetrated_face(const Polytope& shape, const V3& x) {
-  Graph& g = x.x.graph();
-  std::optional<Feature> best;
-  Expr best_distance;
-  for (const PolytopeFace& face : shape.faces) {
-    const LocalFace f = local_face(face, constant(g, Vec3(Vec3::Ones())));  // a hull: scale 1
-    const Feature feature{f.start[0], zero_vector(g), f.normal, g.constant(1.0)};
-    const Expr above = dot(f.normal, x - f.start[0]);
-    if (!best) {
-      best = feature;
-      best_distance = above;
-      continue;
-    }
-    best = select(lt(best_distance, above), feature, *best);
-    best_distance = max(above, best_distance);
+// The face of `shape` (its vertices scaled by `scale`) of largest signed distance at the point
+// x of its frame, the least-penetrated face where x is inside, and that distance; a later face
+// is taken only where it exceeds the best so far by `tie_bias`.
+std::pair<LocalFace, Expr> highest_face(const Polytope& shape, const V3& scale, const V3& x,
+                                        double tie_bias) {
+  auto height = [&](const LocalFace& f) { return dot(f.normal, x - f.start[0]); };
+  LocalFace best = local_face(shape.faces.front(), scale);
+  Expr best_height = height(best);
+  for (std::size_t k = 1; k < shape.faces.size(); ++k) {
+    const LocalFace face = local_face(shape.faces[k], scale);
+    const Expr face_height = height(face);
+    const Expr take = lt(best_height + tie_bias, face_height);
+    best = select(take, face, best);
+    best_height = select(take, face_height, best_height);
   }
-  return {*best, best_distance};
+  return {best, best_height};
 }
 
 }  // namespace
@@ -351,10 +348,11 @@ SolidDistance point_polytope(const Polytope& shape, const GeomPose& pose, const 
   const Expr out_distance = select(f.is_face, dot(f.normal, x - f.start), edge_distance);
   const V3 out_normal = select(f.is_face, f.normal, (1.0 / edge_distance) * off_edge);
   // Inside at q⁺: the face chosen at q⁻ (the face the point came through).
-  const Feature face = least_penetrated_face(shape, x_minus).first;
-  const Expr inside = le(least_penetrated_face(shape, x).second, g.constant(kSurfaceBand));
+  const V3 unit_scale = constant(g, Vec3(Vec3::Ones()));  // a hull's vertices are its own
+  const LocalFace face = highest_face(shape, unit_scale, x_minus, 0).first;
+  const Expr inside = le(highest_face(shape, unit_scale, x, 0).second, g.constant(kSurfaceBand));
   const V3 normal = select(inside, face.normal, out_normal);
-  return {select(inside, dot(face.normal, x - face.start), out_distance), pose.rot * normal};
+  return {select(inside, dot(face.normal, x - face.start[0]), out_distance), pose.rot * normal};
 }
 
 FaceEntry polytope_face_entry(const Polytope& shape, const GeomPose& pose,
@@ -366,18 +364,10 @@ FaceEntry polytope_face_entry(const Polytope& shape, const GeomPose& pose,
             {g.constant(kInactiveGap), constant(g, Vec3(Vec3::UnitZ()))},
             g.constant(0.0)};
   // The face of largest signed distance at q⁻; a later one must exceed the best by kTieBias.
-  const V3 scale = vertex_scale(pose_chooser);
-  LocalFace best = local_face(shape.faces.front(), scale);
-  auto height = [&](const LocalFace& f) {
-    return dot(pose_chooser.rot * f.normal, near_chooser - to_world(pose_chooser, f.start[0]));
-  };
-  Expr best_height = height(best);
-  for (std::size_t k = 1; k < shape.faces.size(); ++k) {
-    const LocalFace face = local_face(shape.faces[k], scale);
-    const Expr take = lt(best_height + kTieBias, height(face));
-    best = select(take, face, best);
-    best_height = select(take, height(face), best_height);
-  }
+  const LocalFace best =
+      highest_face(shape, vertex_scale(pose_chooser),
+                   transpose_times(pose_chooser.rot, near_chooser - pose_chooser.center), kTieBias)
+          .first;
   const StepFace face{world_face(best, pose_chooser), world_face(best, pose)};
   const EntryChoice entry =
       choose_entry(segment.start_chooser, segment.end_chooser, face, kClipMargin);
