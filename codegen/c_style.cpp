@@ -19,14 +19,6 @@ bool is_leaf(ir::Op op) {
 }
 
 // outputs_of[slot]: the positions in out[] that receive the slot's value.
-std::vector<std::vector<int>> outputs_by_slot(const ir::Schedule& s) {
-  std::vector<std::vector<int>> outputs_of(s.num_slots);
-  for (std::size_t k = 0; k < s.output_slots.size(); ++k) {
-    outputs_of[s.output_slots[k]].push_back(static_cast<int>(k));
-  }
-  return outputs_of;
-}
-
 // last_reader[slot]: the index of the last instruction that reads the slot, -1 if none.
 std::vector<int> last_readers(const ir::Schedule& s) {
   std::vector<int> last_reader(s.num_slots, -1);
@@ -54,12 +46,6 @@ std::string value_text(const ir::Instr& instr, ir::CPrecision precision, Operand
   return ir::c_expression(instr.op, std::span<const std::string>(operands, arity), precision);
 }
 
-// Runs of this many consecutive out[] positions or more that take one value are stored by a
-// loop: a program whose contact pairs are per-type templates holds zeros in its own kernels
-// where the pairs' rows are (ir/lower/pair_templates.h), 12 000 of them in the linearisation
-// of eight boxes on a floor, which would otherwise be as many lines of C.
-constexpr std::size_t kStoreLoopRun = 4;
-
 void append_int(std::string& out, int value) {
   char digits[16];
   out.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
@@ -67,24 +53,21 @@ void append_int(std::string& out, int value) {
 
 // Stores `value` to out[k] for every k of `outputs` (ascending).
 void store_outputs(const std::vector<int>& outputs, std::string_view value, std::string& body) {
-  for (std::size_t first = 0; first < outputs.size();) {
-    std::size_t last = first + 1;
-    while (last < outputs.size() && outputs[last] == outputs[last - 1] + 1) ++last;
-    if (last - first >= kStoreLoopRun) {
+  for_each_output_run(outputs, [&](int begin, int count) {
+    if (count >= kStoreLoopRun) {
       body += "  for (int k = ";
-      append_int(body, outputs[first]);
+      append_int(body, begin);
       body += "; k <= ";
-      append_int(body, outputs[last - 1]);
+      append_int(body, begin + count - 1);
       body.append("; ++k) out[k] = ").append(value).append(";\n");
-    } else {
-      for (std::size_t i = first; i < last; ++i) {
-        body += "  out[";
-        append_int(body, outputs[i]);
-        body.append("] = ").append(value).append(";\n");
-      }
+      return;
     }
-    first = last;
-  }
+    for (int k = begin; k < begin + count; ++k) {
+      body += "  out[";
+      append_int(body, k);
+      body.append("] = ").append(value).append(";\n");
+    }
+  });
 }
 
 // CStorage::Locals: `const T tN = ...;` for every instruction, appended piece by piece (no
@@ -239,23 +222,9 @@ bool needs_chunks(const CStyleOptions& options, std::size_t statements) {
          statements > static_cast<std::size_t>(options.statements_per_chunk);
 }
 
-// One cone collector reused while the functions are of one graph (ir/passes/schedule.h).
-class Scheduler {
- public:
-  ir::Schedule operator()(const ir::Function& f) {
-    const ir::Graph* graph = ir::function_graph(f);
-    if (graph == nullptr) return ir::schedule(f);
-    if (!collector_ || &collector_->graph() != graph) collector_.emplace(*graph);
-    return ir::schedule(f, *collector_);
-  }
-
- private:
-  std::optional<ir::ConeCollector> collector_;
-};
-
 RenderedFunction render_function(const ir::Function& f, const std::string& symbol,
                                  const CStyleOptions& options, const CStyleDialect& dialect,
-                                 Scheduler& scheduler, std::vector<std::string>& symbols,
+                                 ir::Scheduler& scheduler, std::vector<std::string>& symbols,
                                  std::string& code) {
   const ir::Schedule s = scheduler(f);
   std::string body;
@@ -316,7 +285,7 @@ Expected<RenderedSource> render_c_style(std::span<const ir::Function> functions,
 
   RenderedSource source;
   source.code = std::string(kBanner) + std::string(dialect.prelude);
-  Scheduler scheduler;
+  ir::Scheduler scheduler;
   for (std::size_t i = 0; i < functions.size(); ++i) {
     source.functions.push_back(render_function(functions[i], symbols[i], options, dialect,
                                                scheduler, source.symbols, source.code));
@@ -324,6 +293,14 @@ Expected<RenderedSource> render_c_style(std::span<const ir::Function> functions,
   // Helper names (f_part0...) may collide with another function's name.
   if (!check_symbols(source.symbols, diagnostics)) return diagnostics;
   return source;
+}
+
+std::vector<std::vector<int>> outputs_by_slot(const ir::Schedule& s) {
+  std::vector<std::vector<int>> outputs_of(s.num_slots);
+  for (std::size_t k = 0; k < s.output_slots.size(); ++k) {
+    outputs_of[s.output_slots[k]].push_back(static_cast<int>(k));
+  }
+  return outputs_of;
 }
 
 }  // namespace talon::codegen

@@ -19,6 +19,7 @@
 #include "common/expected.h"
 #include "ir/function.h"
 #include "ir/ops.h"
+#include "ir/passes/schedule.h"
 
 namespace talon::codegen {
 
@@ -85,5 +86,27 @@ const char* c_type_name(ir::CPrecision precision);
 // "const double* restrict in, double* restrict out" (+ ", double* restrict work" when the
 // storage is WorkArray); an empty restrict keyword leaves it out (prototypes for C++).
 std::string c_parameter_list(const CStyleOptions& options, std::string_view restrict_keyword);
+
+// The out[] positions each slot of `s` is stored to, ascending (a slot may be several).
+std::vector<std::vector<int>> outputs_by_slot(const ir::Schedule& s);
+
+// Runs of this many consecutive out[] positions or more that take one value are stored by a
+// loop (C) or a memset or loop (LLVM IR, codegen/llvm_module.cpp): a program whose contact
+// pairs are per-type templates holds zeros in its own kernels where the pairs' rows are
+// (ir/lower/pair_templates.h), 12 000 of them in the linearisation of eight boxes on a floor
+// and 60 000 in 22 humanoids', which would otherwise be as many lines of C, or one basic
+// block of as many stores on which LLVM's DAG combiner took minutes.
+inline constexpr int kStoreLoopRun = 4;
+
+// Calls store(begin, count) for each run of consecutive positions in `outputs` (ascending).
+template <class Store>
+void for_each_output_run(const std::vector<int>& outputs, Store store) {
+  for (std::size_t first = 0; first < outputs.size();) {
+    std::size_t last = first + 1;
+    while (last < outputs.size() && outputs[last] == outputs[last - 1] + 1) ++last;
+    store(outputs[first], static_cast<int>(last - first));
+    first = last;
+  }
+}
 
 }  // namespace talon::codegen

@@ -19,10 +19,9 @@
 
 #include <algorithm>
 #include <memory>
-#include <optional>
-#include <thread>
 
 #include "codegen/native_target.h"
+#include "codegen/object_jobs.h"
 
 namespace talon::codegen {
 namespace {
@@ -130,22 +129,14 @@ Expected<std::vector<std::string>> compile_c_parts(std::string_view source, cons
     if (!object) return object.diagnostics();
     return std::vector<std::string>{std::move(*object)};
   }
-  std::vector<std::optional<Expected<std::string>>> objects(parts);
-  {
-    std::vector<std::jthread> threads;
-    for (int k = 0; k < parts; ++k)
-      threads.emplace_back([&, k] {
-        InProcessCompilerOptions part = options;
-        part.flags.push_back("-DTALON_UNIT_PART=" + std::to_string(k));
-        objects[k].emplace(compile_c_object(source, name, part));
-      });
-  }
-  std::vector<std::string> out;
-  for (std::optional<Expected<std::string>>& object : objects) {
-    if (!*object) return object->diagnostics();
-    out.push_back(std::move(**object));
-  }
-  return out;
+  std::vector<std::function<Expected<std::string>()>> jobs;
+  for (int k = 0; k < parts; ++k)
+    jobs.emplace_back([=, &options] {
+      InProcessCompilerOptions part = options;
+      part.flags.push_back("-DTALON_UNIT_PART=" + std::to_string(k));
+      return compile_c_object(source, name, part);
+    });
+  return run_object_jobs(jobs);
 }
 
 }  // namespace talon::codegen

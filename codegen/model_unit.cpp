@@ -213,12 +213,11 @@ Diagnostics check_name(const std::string& name) {
   return diagnostics;
 }
 
-// The unit's kernels, in `parts` parts (C target) with the rest of the unit `rest_size` long.
-Expected<std::string> rendered_kernels(const ir::ResidualProgram& program, const Layout& layout,
+// The unit's kernels `functions`, in `parts` parts (C target) with the rest of the unit
+// `rest_size` long; guarded for a build from the IR when asked.
+Expected<std::string> rendered_kernels(std::span<const ir::Function> functions,
                                        const ModelUnitOptions& options, int parts,
                                        std::size_t rest_size) {
-  const std::vector<ir::Function> functions =
-      unit::unit_functions(program, layout.krylov > 0, layout.adjoint > 0);
   Expected<RenderedSource> rendered = [&]() -> Expected<RenderedSource> {
     if (options.target == UnitTarget::Cuda) {
       CudaRenderOptions o;
@@ -230,7 +229,7 @@ Expected<std::string> rendered_kernels(const ir::ResidualProgram& program, const
     CRenderOptions o;
     o.precision = options.precision;
     o.prefix = kKernelPrefix;
-    if (parts > 1) {
+    if (parts > 1 || options.kernels_from_ir) {
       Expected<std::string> split = unit::kernels_in_parts(functions, o, parts, rest_size);
       if (!split) return split.diagnostics();
       return RenderedSource{std::move(*split), {}, {}};
@@ -271,6 +270,12 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
                      std::to_string(options.parts));
     return errors;
   }
+  if (options.kernels_from_ir &&
+      (options.target != UnitTarget::C || options.precision != ir::CPrecision::Double)) {
+    Diagnostics errors;
+    errors.error({}, "", "kernels built from the IR are f64 code for the CPU (C target) only");
+    return errors;
+  }
   Expected<Layout> layout = compute_layout(program, options.solver);
   if (!layout) return layout.diagnostics();
   // In f32 the factor would count the friction compliance's pivots as dependent rows
@@ -288,7 +293,9 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
       "\n" + (cuda ? unit::cuda_entry_text(options) : unit::c_api_text(options)) +
       (!cuda && layout->adjoint > 0 ? "\n" + unit::c_backward_api_text(options) : "") +
       (!cuda && layout->trace_capacity > 0 ? "\n" + unit::c_trace_api_text(options) : "");
-  Expected<std::string> kernels = rendered_kernels(program, *layout, options, parts, rest.size());
+  std::vector<ir::Function> functions =
+      unit::unit_functions(program, layout->krylov > 0, layout->adjoint > 0);
+  Expected<std::string> kernels = rendered_kernels(functions, options, parts, rest.size());
   if (!kernels) return kernels.diagnostics();
 
   ModelUnit out;
@@ -304,13 +311,17 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
   out.trace_capacity = layout->trace_capacity;
   out.trace_width = layout->trace_width;
   out.parts = parts;
+  if (options.kernels_from_ir) {
+    out.kernels = std::move(functions);
+    out.kernel_prefix = kKernelPrefix;
+  }
   const std::string header = unit::header_text(model, program, *layout, options, !cuda);
   if (!cuda) out.header = header;
   // One buffer of the final size (as unit::kernels_in_parts): a copy of megabytes costs its
   // pages' first touch on every cache hit, which generates the text to hash it.
   out.source.reserve(header.size() + kernels->size() + rest.size() + 64);
   out.source.append(header).append("\n").append(*kernels).append("\n");
-  if (parts > 1)
+  if (parts > 1 || options.kernels_from_ir)
     unit::append_part0_only(out.source, rest);
   else
     out.source.append(rest);

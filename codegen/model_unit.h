@@ -120,6 +120,11 @@ struct ModelUnitOptions {
   // translation unit each, from the same text (codegen/model_unit_split.cpp); the runtime
   // asks for one per thread. 1: one translation unit, as `talon compile` ships it.
   int parts = 1;
+  // C target, f64: the kernels also kept as IR (ModelUnit::kernels) and guarded in the text,
+  // so that a build given -DTALON_KERNELS_FROM_IR compiles them from the IR instead of their
+  // C (codegen/unit_compiler.h: the runtime's in-process build). The text without the macro
+  // is the same whole unit.
+  bool kernels_from_ir = false;
 };
 
 struct ModelUnit {
@@ -132,9 +137,18 @@ struct ModelUnit {
   int trace_capacity = 0, trace_width = 0;  // NAME_trace: entries per step, values per entry
   std::vector<std::string> block_names;     // residual blocks, "dynamics" first
   int parts = 1;                            // the text's parts (model_unit_parts(source))
+  // With ModelUnitOptions::kernels_from_ir: the functions the text's kernels are rendered
+  // from, each defining kernel_prefix + its name (of the program's graph: they live as long
+  // as the ResidualProgram the unit was generated from).
+  std::vector<ir::Function> kernels;
+  std::string kernel_prefix;
 };
 
 constexpr int kMaxUnitParts = 16;
+
+// The macro that leaves a unit's kernels out of its text, their prototypes kept
+// (ModelUnitOptions::kernels_from_ir).
+inline constexpr const char* kKernelsFromIrMacro = "TALON_KERNELS_FROM_IR";
 
 // The parts a unit's text is in: compiled with -DTALON_UNIT_PART=k for k < parts, each is a
 // translation unit, and their objects linked together are the unit; compiled without the

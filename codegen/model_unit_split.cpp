@@ -2,14 +2,17 @@
 // that the runtime compiles in parallel, one translation unit each, from the same text.
 //
 //   #define TALON_UNIT_PARTS N
-//   #if TALON_UNIT_PART_IS(k)      the kernels of part k, with external linkage
+//   #if TALON_UNIT_PART_IS(k) && !defined(TALON_KERNELS_FROM_IR)
+//                                  the kernels of part k, with external linkage
 //   ...                            (rendered as for a shared library's API)
 //   #else
 //   void talon_kernel_X(const double* restrict in, double* restrict out);   their prototypes
 //   #endif
 //   #if TALON_UNIT_PART_IS(0)      everything else: tables, loops, the API
 //
-// Compiled with -DTALON_UNIT_PART=k a text is part k; without it, every part at once (one
+// With -DTALON_KERNELS_FROM_IR every kernel is a prototype (the runtime builds them from the
+// IR: codegen/unit_compiler.h). Compiled with -DTALON_UNIT_PART=k a text is part k; without
+// it, every part at once (one
 // translation unit, as a C compiler given NAME.c sees it). The kernels are most of a unit's
 // code (85 % of the humanoid's 3.8 MB of C) and the compiler's time is spent per function,
 // so N parts compile in about 1/N of the time on N cores. The results do not depend on N: a
@@ -20,6 +23,7 @@
 #include <numeric>
 
 #include "codegen/c_renderer.h"
+#include "codegen/model_unit.h"
 #include "codegen/model_unit_parts.h"
 
 namespace talon::codegen {
@@ -53,8 +57,8 @@ Expected<std::string> kernels_in_parts(std::span<const ir::Function> functions,
                                        std::size_t rest_size) {
   CRenderOptions exported = options;
   exported.exported = true;  // called from part 0's loops
-  // Rendered together (one schedule's marks for all; ir/passes/schedule.h), each function
-  // then standing alone: the banner and prelude, and its own text.
+  // Rendered together (one schedule's marks for all; ir/passes/schedule.h); the banner and
+  // prelude (<math.h>, which the solver's loops use too) once, in every part.
   Expected<RenderedSource> rendered = render_c(functions, exported);
   if (!rendered) return rendered.diagnostics();
   const std::string_view all = rendered->code;
@@ -65,7 +69,7 @@ Expected<std::string> kernels_in_parts(std::span<const ir::Function> functions,
   std::vector<std::string> prototypes;
   for (const RenderedFunction& f : rendered->functions) {
     code.push_back(all.substr(f.code_begin, f.code_end - f.code_begin));
-    sizes.push_back(prelude.size() + code.back().size());
+    sizes.push_back(code.back().size());
     prototypes.push_back("void " + f.symbol + "(" + c_parameter_list(exported, "restrict") +
                          ");\n");
   }
@@ -75,16 +79,21 @@ Expected<std::string> kernels_in_parts(std::span<const ir::Function> functions,
                     "#define TALON_UNIT_PART_IS(k) (TALON_UNIT_PART == (k))\n"
                     "#else\n"
                     "#define TALON_UNIT_PART_IS(k) 1\n"
-                    "#endif\n";
+                    "#endif\n" +
+                    std::string(prelude);
   // Written into one buffer of the final size: the humanoid's kernels are megabytes, and
   // every intermediate copy costs its pages' first touch (bench/RESULTS.md, a cache hit).
   std::size_t size = out.size() + 64 * static_cast<std::size_t>(parts);
   for (std::size_t f = 0; f < code.size(); ++f) size += sizes[f] + prototypes[f].size();
   out.reserve(size);
   for (int k = 0; k < parts; ++k) {
-    out.append("#if TALON_UNIT_PART_IS(").append(std::to_string(k)).append(")\n");
+    out.append("#if TALON_UNIT_PART_IS(")
+        .append(std::to_string(k))
+        .append(") && !defined(")
+        .append(kKernelsFromIrMacro)
+        .append(")\n");
     for (std::size_t f = 0; f < code.size(); ++f)
-      if (part[f] == k) out.append(prelude).append(code[f]);
+      if (part[f] == k) out.append(code[f]);
     out += "#else\n";
     for (std::size_t f = 0; f < code.size(); ++f)
       if (part[f] == k) out += prototypes[f];

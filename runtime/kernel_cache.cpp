@@ -1,5 +1,6 @@
 #include "runtime/kernel_cache.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -7,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "codegen/ir_object.h"
 #include "codegen/model_unit.h"
 #include "codegen/object_code.h"
 #include "codegen/subprocess.h"
@@ -65,10 +67,14 @@ std::string entry_name(const std::string& key, const KernelCacheOptions& options
 
 // `source` compiled in process: its parts (codegen/model_unit.h) each in a thread, their
 // objects in one archive.
-Expected<std::string> compile_in_process(std::string_view source, const std::string& name,
+Expected<std::string> compile_in_process(std::string_view source,
+                                         const codegen::UnitKernels& kernels,
+                                         const std::string& name,
                                          const KernelCacheOptions& options) {
-  Expected<std::vector<std::string>> objects =
-      codegen::compile_c_parts(source, name, codegen::model_unit_parts(source), options.in_process);
+  const int jobs = options.build_jobs > 0 ? options.build_jobs
+                                          : static_cast<int>(std::thread::hardware_concurrency());
+  Expected<std::vector<std::string>> objects = codegen::compile_unit_objects(
+      source, kernels, name, std::clamp(jobs, 1, codegen::kMaxUnitParts), options.in_process);
   if (!objects) return objects.diagnostics();
   return codegen::archive_objects(*objects, name);
 }
@@ -105,12 +111,13 @@ Expected<LoadedUnit> open_entry(const std::filesystem::path& path,
 // Builds `source` into the directory `scratch` (for the entry `destination`, named in
 // errors) and returns the built file.
 Expected<std::filesystem::path> build_unit_file(std::string_view source,
+                                                const codegen::UnitKernels& kernels,
                                                 const std::filesystem::path& scratch,
                                                 const std::filesystem::path& destination,
                                                 const KernelCacheOptions& options) {
   if (!in_process(options))
     return codegen::build_shared_library(source, scratch, destination, options.compiler);
-  Expected<std::string> object = compile_in_process(source, destination.string(), options);
+  Expected<std::string> object = compile_in_process(source, kernels, destination.string(), options);
   if (!object) return object.diagnostics();
   const std::filesystem::path built = scratch / "unit.a";
   std::ofstream file(built, std::ios::binary);
@@ -123,10 +130,11 @@ Expected<std::filesystem::path> build_unit_file(std::string_view source,
 // A unit built outside the cache: an object linked from memory, or a library in a private
 // temporary directory.
 Expected<CompiledLibrary> compile_privately(std::string_view source,
+                                            const codegen::UnitKernels& kernels,
                                             const KernelCacheOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   if (in_process(options)) {
-    Expected<std::string> object = compile_in_process(source, "model unit", options);
+    Expected<std::string> object = compile_in_process(source, kernels, "model unit", options);
     if (!object) return object.diagnostics();
     Expected<LoadedUnit> code = link_object(*object, "model unit");
     if (!code) return code.diagnostics();
@@ -182,14 +190,16 @@ Diagnostics enforce_size_cap(const KernelCacheOptions& options,
 
 // Compiles `source` into the cache as the entry `key` (replacing a damaged one) and opens
 // it; the entry is verified after publishing, like any other.
-Expected<CompiledLibrary> build_entry(std::string_view source, const KernelCacheOptions& options,
+Expected<CompiledLibrary> build_entry(std::string_view source, const codegen::UnitKernels& kernels,
+                                      const KernelCacheOptions& options,
                                       const std::filesystem::path& directory,
                                       const std::string& key, Diagnostics notes) {
   const std::filesystem::path path = directory / entry_name(key, options);
   const auto start = std::chrono::steady_clock::now();
   Expected<codegen::TemporaryDirectory> scratch = codegen::TemporaryDirectory::create(directory);
   if (!scratch) return scratch.diagnostics();
-  Expected<std::filesystem::path> built = build_unit_file(source, scratch->path(), path, options);
+  Expected<std::filesystem::path> built =
+      build_unit_file(source, kernels, scratch->path(), path, options);
   if (!built) return built.diagnostics();
   if (Diagnostics published = publish_entry(*built, path); published.has_errors()) return published;
   std::optional<std::string> damage;
@@ -200,7 +210,7 @@ Expected<CompiledLibrary> build_entry(std::string_view source, const KernelCache
     // in the cache: this run does without it. The next run rebuilds the entry.
     notes.note({path.string(), 0}, "",
                "the cache entry keeps changing under this process; it uses a private build");
-    Expected<CompiledLibrary> own = compile_privately(source, options);
+    Expected<CompiledLibrary> own = compile_privately(source, kernels, options);
     if (!own) return own.diagnostics();
     return Expected<CompiledLibrary>(std::move(*own), notes);
   }
@@ -243,23 +253,27 @@ std::string compiler_identity(const codegen::CCompilerOptions& compiler) {
   return identity;
 }
 
-std::string cache_key(std::string_view source, const KernelCacheOptions& options) {
-  const std::string compiler = in_process(options)
-                                   ? codegen::in_process_compiler_identity(options.in_process)
-                                   : compiler_identity(options.compiler);
+std::string cache_key(std::string_view source, const KernelCacheOptions& options,
+                      bool kernels_from_ir) {
+  std::string compiler = in_process(options)
+                             ? codegen::in_process_compiler_identity(options.in_process)
+                             : compiler_identity(options.compiler);
+  if (in_process(options) && kernels_from_ir)
+    compiler += ", kernels by " + codegen::ir_object_identity();
   return content_hash({source, "\n/* built by ", compiler, " */\n"});
 }
 
 Expected<CompiledLibrary> load_or_compile(std::string_view source,
-                                          const KernelCacheOptions& options) {
-  if (!options.enabled) return compile_privately(source, options);
+                                          const KernelCacheOptions& options,
+                                          const codegen::UnitKernels& kernels) {
+  if (!options.enabled) return compile_privately(source, kernels, options);
   const std::filesystem::path directory =
       options.directory.empty() ? default_cache_directory() : options.directory;
   std::error_code error;
   std::filesystem::create_directories(directory, error);
   if (error)
     return cache_error(directory, "cannot create the kernel cache directory: " + error.message());
-  const std::string key = cache_key(source, options);
+  const std::string key = cache_key(source, options, !kernels.functions.empty());
   const std::filesystem::path path = directory / entry_name(key, options);
   Diagnostics notes;
   std::optional<std::string> damage;
@@ -272,12 +286,12 @@ Expected<CompiledLibrary> load_or_compile(std::string_view source,
     // A library that matches its checksum but does not load is built privately, and the
     // entry left for the user to inspect. One that another process evicted in between is
     // built again below.
-    if (std::filesystem::exists(path)) return compile_privately(source, options);
+    if (std::filesystem::exists(path)) return compile_privately(source, kernels, options);
   } else if (std::filesystem::exists(path)) {
     notes.note({path.string(), 0}, "",
                "the cached library was damaged (" + *damage + "); it has been rebuilt");
   }
-  return build_entry(source, options, directory, key, std::move(notes));
+  return build_entry(source, kernels, options, directory, key, std::move(notes));
 }
 
 }  // namespace talon::runtime

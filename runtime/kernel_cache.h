@@ -26,6 +26,7 @@
 #include "codegen/c_compiler.h"
 #include "codegen/clang_compiler.h"
 #include "codegen/temp_dir.h"
+#include "codegen/unit_compiler.h"
 #include "common/expected.h"
 #include "runtime/loaded_unit.h"
 
@@ -47,6 +48,10 @@ struct KernelCacheOptions {
   UnitCompiler unit_compiler = UnitCompiler::InProcess;
   codegen::InProcessCompilerOptions in_process;                  // UnitCompiler::InProcess
   codegen::CCompilerOptions compiler = default_unit_compiler();  // UnitCompiler::System
+  // In process: threads that build a unit's kernels from the IR (0: one per hardware thread,
+  // at most codegen::kMaxUnitParts). Not part of the key: the unit is the same code however
+  // its kernels are grouped into objects.
+  int build_jobs = 0;
 };
 
 std::filesystem::path default_cache_directory();
@@ -67,12 +72,17 @@ struct CompiledLibrary {
 };
 
 // The content hash a unit's library is cached under: its source and the identity of the
-// compiler `options` choose.
-std::string cache_key(std::string_view source, const KernelCacheOptions& options = {});
+// compiler `options` choose (and, in process, of the LLVM emitter when the unit's kernels are
+// built from the IR: `kernels_from_ir`).
+std::string cache_key(std::string_view source, const KernelCacheOptions& options = {},
+                      bool kernels_from_ir = false);
 
 // The library of `source`: from the cache when present and verified, else compiled (and
-// cached; replacing a damaged entry, with a note).
+// cached; replacing a damaged entry, with a note). In process, `kernels` (the unit's, with
+// ModelUnitOptions::kernels_from_ir) are built from the IR; the system compiler builds the
+// whole text.
 Expected<CompiledLibrary> load_or_compile(std::string_view source,
-                                          const KernelCacheOptions& options = {});
+                                          const KernelCacheOptions& options = {},
+                                          const codegen::UnitKernels& kernels = {});
 
 }  // namespace talon::runtime

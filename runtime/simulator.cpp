@@ -52,13 +52,15 @@ Expected<Simulator> Simulator::create(Model model, const SimulatorOptions& optio
   codegen::ModelUnitOptions unit_options;
   unit_options.name = kUnitName;
   unit_options.solver = options.solver;
-  unit_options.parts = std::min(thread_count(options.unit_parts), codegen::kMaxUnitParts);
+  // In process the kernels are built from the IR, grouped into objects at build time
+  // (codegen/unit_compiler.h); the system compiler builds the whole text.
+  unit_options.kernels_from_ir = options.cache.unit_compiler == runtime::UnitCompiler::InProcess;
   Expected<codegen::ModelUnit> unit =
       codegen::generate_model_unit(*sim.model_, *sim.program_, unit_options);
   if (!unit) return unit.diagnostics();
   sim.unit_ = std::move(*unit);
-  Expected<runtime::CompiledLibrary> compiled =
-      runtime::load_or_compile(sim.unit_.source, options.cache);
+  Expected<runtime::CompiledLibrary> compiled = runtime::load_or_compile(
+      sim.unit_.source, options.cache, {sim.unit_.kernels, sim.unit_.kernel_prefix});
   if (!compiled) return compiled.diagnostics();
   notes.append(compiled.diagnostics());  // e.g. a malformed cache size cap
   Expected<runtime::ModelLibrary> library =

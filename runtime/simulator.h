@@ -70,10 +70,6 @@ struct SimulatorOptions {
   codegen::SolverOptions solver;
   runtime::KernelCacheOptions cache;
   int threads = 0;  // 0: one per hardware thread
-  // Parts of the unit, compiled in parallel (codegen::ModelUnitOptions::parts); 0: one per
-  // hardware thread, at most codegen::kMaxUnitParts. Not `threads`: the parts are in the
-  // unit's text, and so in its cache key, which a run on fewer threads should still find.
-  int unit_parts = 0;
   // Parameters set by name (runtime/param_overrides.h): the values every world starts with.
   std::vector<runtime::ParamOverride> param_overrides;
 };

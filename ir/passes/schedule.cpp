@@ -68,4 +68,11 @@ Schedule schedule(const Function& f, ConeCollector& collector) {
   return scheduled(f, &collector);
 }
 
+Schedule Scheduler::operator()(const Function& f) {
+  const Graph* graph = function_graph(f);
+  if (graph == nullptr) return schedule(f);
+  if (!collector_ || &collector_->graph() != graph) collector_.emplace(*graph);
+  return schedule(f, *collector_);
+}
+
 }  // namespace talon::ir

@@ -1,9 +1,11 @@
 // Scheduling: flatten a Function into straight-line SSA, the form every emitter prints.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "ir/function.h"
+#include "ir/topo.h"
 
 namespace talon::ir {
 
@@ -30,10 +32,19 @@ struct Schedule {
 // instrs[i] (one slot per instruction, no reuse).
 Schedule schedule(const Function& f);
 
-class ConeCollector;
 // The same with `collector` (constructed on f's graph) reused: a collector's marks are an array
 // over the whole graph, zeroed when it is made, and a unit's kernels are many functions of one
 // large graph (bench/RESULTS.md, twenty-sixth session).
 Schedule schedule(const Function& f, ConeCollector& collector);
+
+// Schedules functions one after another, with one cone collector reused while they are of
+// one graph (an emitter's loop over a unit's kernels).
+class Scheduler {
+ public:
+  Schedule operator()(const Function& f);
+
+ private:
+  std::optional<ConeCollector> collector_;
+};
 
 }  // namespace talon::ir

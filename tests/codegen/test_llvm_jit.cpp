@@ -155,3 +155,35 @@ TEST_CASE("LLVM JIT compiles a 20000-instruction function", "[codegen][llvm][lar
   const std::vector<double> inputs = random_inputs(f.inputs.size(), rng);
   CHECK(first_mismatch(call(*function, inputs), ir::evaluate(f, inputs), 1e-15) == "");
 }
+
+// Runs of consecutive outputs that take one value (codegen/c_style.h, kStoreLoopRun): +0 by a
+// memset, any other value (a constant too) by a loop, shorter runs one store each; the
+// values as the interpreter's.
+TEST_CASE("LLVM JIT stores runs of one output value by a memset or a loop", "[codegen][llvm]") {
+  ir::Graph graph;
+  ir::Expr x = graph.variable("x"), y = graph.variable("y");
+  const ir::Expr zero = graph.constant(0.0), two = graph.constant(2.0);
+  const ir::Expr sum = y + graph.constant(1.0);
+  std::vector<ir::Expr> outputs;
+  for (const auto& [value, count] : std::vector<std::pair<ir::Expr, int>>{
+           {zero, 5}, {x, 4}, {sum, 6}, {two, 4}, {zero, 3}, {x, 1}, {sum, 2}})
+    outputs.insert(outputs.end(), count, value);
+  const ir::Function f{"runs", {x, y}, outputs};
+  JitOptions options;
+  options.capture_ir = true;
+  options.optimize = false;
+  Expected<JitModule> module = JitModule::compile(std::span(&f, 1), options);
+  INFO(module.diagnostics().format());
+  REQUIRE(module.ok());
+  CHECK(module->llvm_ir().find("@llvm.memset") != std::string::npos);
+  CHECK(module->llvm_ir().find("store_run") != std::string::npos);
+  const std::vector<double> inputs = {-2.5, 0.75};
+  const std::vector<double> out = call(*module->function("runs"), inputs);
+  const std::vector<double> expected = ir::evaluate(f, inputs);
+  REQUIRE(out.size() == expected.size());
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    INFO("out[" << k << "]");
+    CHECK(out[k] == expected[k]);
+  }
+  CHECK(out[15] == 2.0);
+}

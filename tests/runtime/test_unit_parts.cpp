@@ -1,6 +1,6 @@
 // A model unit in parts (codegen/model_unit_split.cpp): its kernels compile in parallel, one
-// translation unit per part, and the unit steps bit for bit as the same unit in one part;
-// the kernel cache keeps the parts' objects as one archive.
+// translation unit per part, or from the IR (codegen/unit_compiler.h), and the unit steps bit
+// for bit as the same unit in one part; the kernel cache keeps the objects as one archive.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -17,11 +17,13 @@ namespace talon {
 namespace {
 
 // The pushed box (contact pairs and joint sets as templates) stepped 20 times at h = 0.05
-// with its pusher driven, as a unit in `parts` parts.
-std::vector<testing::UnitStepRecord> push(int parts) {
+// with its pusher driven, as a unit in `parts` parts, its kernels compiled from their C text
+// or from the IR.
+std::vector<testing::UnitStepRecord> push(int parts, bool kernels_from_ir = false) {
   codegen::ModelUnitOptions options;
   options.name = "pushed";
   options.parts = parts;
+  options.kernels_from_ir = kernels_from_ir;
   testing::UnitStepper<double> stepper(testing::shipped_model("push_box.xml"), options);
   CHECK(stepper.unit().parts == parts);
   CHECK(codegen::model_unit_parts(stepper.unit().source) == parts);
@@ -31,17 +33,69 @@ std::vector<testing::UnitStepRecord> push(int parts) {
   return out;
 }
 
-}  // namespace
-
-TEST_CASE("a unit in parts steps bit for bit as the unit in one part", "[runtime][unit]") {
-  const std::vector<testing::UnitStepRecord> one = push(1), three = push(3);
-  REQUIRE(one.size() == three.size());
+void check_same_steps(const std::vector<testing::UnitStepRecord>& one,
+                      const std::vector<testing::UnitStepRecord>& other) {
+  REQUIRE(one.size() == other.size());
   for (std::size_t i = 0; i < one.size(); ++i) {
     INFO("step " << i);
     CHECK(one[i].status == 0);
-    CHECK(three[i].q == one[i].q);
-    CHECK(three[i].u == one[i].u);
-    CHECK(three[i].statistics == one[i].statistics);
+    CHECK(other[i].q == one[i].q);
+    CHECK(other[i].u == one[i].u);
+    CHECK(other[i].statistics == one[i].statistics);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a unit in parts steps bit for bit as the unit in one part", "[runtime][unit]") {
+  check_same_steps(push(1), push(3));
+}
+
+// The kernels' LLVM IR computes the C text's IEEE operations in the same order, and calls the
+// same libm: the results are the same bits.
+TEST_CASE("a unit whose kernels are built from the IR steps bit for bit as its C text",
+          "[runtime][unit]") {
+  check_same_steps(push(1), push(1, true));
+  check_same_steps(push(1), push(3, true));
+}
+
+TEST_CASE("kernels from the IR: the text declares them, and only f64 CPU units have them",
+          "[runtime][unit]") {
+  const Model model = testing::shipped_model("push_box.xml");
+  Expected<ir::ResidualProgram> program = ir::lower_model(model);
+  REQUIRE(program.ok());
+  codegen::ModelUnitOptions options;
+  options.name = "pushed";
+  Expected<codegen::ModelUnit> text_only = codegen::generate_model_unit(model, *program, options);
+  REQUIRE(text_only.ok());
+  CHECK(text_only->kernels.empty());
+  options.kernels_from_ir = true;
+  Expected<codegen::ModelUnit> unit = codegen::generate_model_unit(model, *program, options);
+  REQUIRE(unit.ok());
+  REQUIRE_FALSE(unit->kernels.empty());
+  CHECK(unit->source.find(codegen::kKernelsFromIrMacro) != std::string::npos);
+  // The text without the macro is still the whole unit (what `talon compile` would ship).
+  Expected<std::string> whole = codegen::compile_c_object(unit->source, "pushed.c");
+  INFO(whole.diagnostics().format());
+  REQUIRE(whole.ok());
+  // With it, the kernels are left undefined for the objects built from the IR.
+  Expected<std::string> rest = codegen::compile_c_object(
+      unit->source, "pushed.c", {{"-O1", "-std=c99", "-DTALON_KERNELS_FROM_IR"}});
+  INFO(rest.diagnostics().format());
+  REQUIRE(rest.ok());
+  CHECK(rest->size() < whole->size());
+  Expected<codegen::ObjectCode> alone = codegen::ObjectCode::load(*rest, "pushed.c");
+  if (alone.ok()) CHECK_FALSE(alone->symbol("pushed_step").ok());
+
+  for (const bool f32 : {true, false}) {
+    codegen::ModelUnitOptions refused = options;
+    if (f32)
+      refused.precision = ir::CPrecision::Float;
+    else
+      refused.target = codegen::UnitTarget::Cuda;
+    Expected<codegen::ModelUnit> none = codegen::generate_model_unit(model, *program, refused);
+    REQUIRE_FALSE(none.ok());
+    CHECK_THAT(none.diagnostics().format(), Catch::Contains("from the IR"));
   }
 }
 
@@ -72,16 +126,17 @@ TEST_CASE("a unit's text in parts is also the whole unit in one translation unit
   }
 }
 
-TEST_CASE("a simulator compiles its unit's parts into one archive entry", "[runtime][cache]") {
+TEST_CASE("a simulator compiles its unit's text and kernels into one archive entry",
+          "[runtime][cache]") {
   std::vector<double> final_q[2];
-  const int parts[2] = {1, 3};
+  const int jobs[2] = {1, 3};
   for (int i = 0; i < 2; ++i) {
     const codegen::TemporaryDirectory cache = testing::scratch_directory("talon-unit-parts-");
     SimulatorOptions options = testing::test_options();
     options.cache.directory = cache.path();
-    options.unit_parts = parts[i];
+    options.cache.build_jobs = jobs[i];
     Simulator sim = testing::make_simulator(testing::shipped_model("sphere_drop.xml"), options);
-    CHECK(sim.unit().parts == parts[i]);
+    CHECK_FALSE(sim.unit().kernels.empty());
     runtime::WorldBatch worlds = sim.make_worlds(1);
     sim.rollout(worlds, 0.05, 12);
     final_q[i] = worlds.q;
@@ -95,10 +150,12 @@ TEST_CASE("a simulator compiles its unit's parts into one archive entry", "[runt
     Expected<std::string> entry = read_text_file(entries.front().string(), "cannot read");
     REQUIRE(entry.ok());
     CHECK(entry->starts_with("!<arch>\n"));
-    for (int k = 0; k < 4; ++k) {
+    // The text's object, then one per job's group of kernels (sphere_drop has more
+    // kernels than jobs).
+    for (int k = 0; k < 5; ++k) {
       INFO("part" << k << ".o");
       CHECK((entry->find("part" + std::to_string(k) + ".o") != std::string::npos) ==
-            (k < parts[i]));
+            (k <= jobs[i]));
     }
   }
   CHECK(final_q[0] == final_q[1]);

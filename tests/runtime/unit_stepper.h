@@ -1,7 +1,8 @@
 // A generated model unit stepped through its public C API (NAME_step, NAME_step_statistics,
 // NAME_trace) in its own precision, float or double: compiled in process, its parts in
-// parallel (codegen/clang_compiler.h), and linked by ORC (codegen/object_code.h), so no C compiler
-// is needed on PATH. What a user's program linking `talon compile`'s library sees.
+// parallel (codegen/clang_compiler.h) or its kernels from the IR (codegen/unit_compiler.h),
+// and linked by ORC (codegen/object_code.h), so no C compiler is needed on PATH. What a
+// user's program linking `talon compile`'s library sees.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -14,6 +15,7 @@
 #include "codegen/clang_compiler.h"
 #include "codegen/model_unit.h"
 #include "codegen/object_code.h"
+#include "codegen/unit_compiler.h"
 #include "ir/lower/lower.h"
 #include "runtime/runtime_fixtures.h"
 
@@ -96,9 +98,14 @@ class UnitStepper {
     INFO(unit.diagnostics().format());
     REQUIRE(unit.ok());
     unit_ = std::move(*unit);
-    // Its parts (ModelUnitOptions::parts) compiled in parallel, linked from their archive.
-    Expected<std::vector<std::string>> objects =
-        codegen::compile_c_parts(unit_.source, options.name, unit_.parts);
+    // Its parts (ModelUnitOptions::parts), or its text and its kernels from the IR
+    // (ModelUnitOptions::kernels_from_ir), compiled in parallel, linked from their archive.
+    codegen::UnitKernels kernels;
+    kernels.functions = unit_.kernels;
+    kernels.prefix = unit_.kernel_prefix;
+    Expected<std::vector<std::string>> objects = codegen::compile_unit_objects(
+        unit_.source, kernels, options.name, 2, codegen::InProcessCompilerOptions());
+    unit_.kernels.clear();  // of `program`, which ends here
     INFO(objects.diagnostics().format());
     REQUIRE(objects.ok());
     Expected<std::string> archive = codegen::archive_objects(*objects, options.name);
