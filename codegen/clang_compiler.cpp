@@ -21,7 +21,6 @@
 #include <memory>
 
 #include "codegen/native_target.h"
-#include "codegen/object_jobs.h"
 
 namespace talon::codegen {
 namespace {
@@ -119,24 +118,6 @@ Expected<std::string> compile_c_object(std::string_view source, const std::strin
   if (!compiler.ExecuteAction(action) || object.empty())
     return compile_error(name, "the in-process C compiler failed:\n" + messages.message());
   return std::string(object.data(), object.size());
-}
-
-Expected<std::vector<std::string>> compile_c_parts(std::string_view source, const std::string& name,
-                                                   int parts,
-                                                   const InProcessCompilerOptions& options) {
-  if (parts <= 1) {
-    Expected<std::string> object = compile_c_object(source, name, options);
-    if (!object) return object.diagnostics();
-    return std::vector<std::string>{std::move(*object)};
-  }
-  std::vector<std::function<Expected<std::string>()>> jobs;
-  for (int k = 0; k < parts; ++k)
-    jobs.emplace_back([=, &options] {
-      InProcessCompilerOptions part = options;
-      part.flags.push_back("-DTALON_UNIT_PART=" + std::to_string(k));
-      return compile_c_object(source, name, part);
-    });
-  return run_object_jobs(jobs);
 }
 
 }  // namespace talon::codegen

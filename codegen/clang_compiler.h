@@ -39,11 +39,4 @@ std::string in_process_compiler_identity(const InProcessCompilerOptions& options
 Expected<std::string> compile_c_object(std::string_view source, const std::string& name,
                                        const InProcessCompilerOptions& options = {});
 
-// Compiles `source` once per part, each in its own thread: part k with -DTALON_UNIT_PART=k
-// (a model unit in parts, codegen/model_unit.h). The objects, in part order; one part is
-// compiled without the macro.
-Expected<std::vector<std::string>> compile_c_parts(std::string_view source, const std::string& name,
-                                                   int parts,
-                                                   const InProcessCompilerOptions& options = {});
-
 }  // namespace talon::codegen

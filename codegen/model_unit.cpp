@@ -213,11 +213,9 @@ Diagnostics check_name(const std::string& name) {
   return diagnostics;
 }
 
-// The unit's kernels `functions`, in `parts` parts (C target) with the rest of the unit
-// `rest_size` long; guarded for a build from the IR when asked.
+// The unit's kernels `functions`, guarded for a build from the IR when asked.
 Expected<std::string> rendered_kernels(std::span<const ir::Function> functions,
-                                       const ModelUnitOptions& options, int parts,
-                                       std::size_t rest_size) {
+                                       const ModelUnitOptions& options) {
   Expected<RenderedSource> rendered = [&]() -> Expected<RenderedSource> {
     if (options.target == UnitTarget::Cuda) {
       CudaRenderOptions o;
@@ -229,10 +227,10 @@ Expected<std::string> rendered_kernels(std::span<const ir::Function> functions,
     CRenderOptions o;
     o.precision = options.precision;
     o.prefix = kKernelPrefix;
-    if (parts > 1 || options.kernels_from_ir) {
-      Expected<std::string> split = unit::kernels_in_parts(functions, o, parts, rest_size);
-      if (!split) return split.diagnostics();
-      return RenderedSource{std::move(*split), {}, {}};
+    if (options.kernels_from_ir) {
+      Expected<std::string> guarded = unit::guarded_kernels(functions, o);
+      if (!guarded) return guarded.diagnostics();
+      return RenderedSource{std::move(*guarded), {}, {}};
     }
     return render_c(functions, o);
   }();
@@ -263,13 +261,6 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
     return errors;
   }
   if (Diagnostics terrain = check_terrains(model, program); terrain.has_errors()) return terrain;
-  if (options.parts < 1 || options.parts > kMaxUnitParts) {
-    Diagnostics errors;
-    errors.error({}, "",
-                 "a unit is in 1.." + std::to_string(kMaxUnitParts) + " parts, not " +
-                     std::to_string(options.parts));
-    return errors;
-  }
   if (options.kernels_from_ir &&
       (options.target != UnitTarget::C || options.precision != ir::CPrecision::Double)) {
     Diagnostics errors;
@@ -283,7 +274,6 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
   if (options.precision != ir::CPrecision::Double) layout->dense_rows = 0;
 
   const bool cuda = options.target == UnitTarget::Cuda;
-  const int parts = cuda ? 1 : options.parts;
   // The loops' prelude defines talon_real, which the tables use; the loops read the tables.
   const std::string rest =
       unit::config_text(*layout, options) + "\n" + solver_prelude_text() + "\n" +
@@ -295,7 +285,7 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
       (!cuda && layout->trace_capacity > 0 ? "\n" + unit::c_trace_api_text(options) : "");
   std::vector<ir::Function> functions =
       unit::unit_functions(program, layout->krylov > 0, layout->adjoint > 0);
-  Expected<std::string> kernels = rendered_kernels(functions, options, parts, rest.size());
+  Expected<std::string> kernels = rendered_kernels(functions, options);
   if (!kernels) return kernels.diagnostics();
 
   ModelUnit out;
@@ -310,21 +300,16 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
   out.block_names = layout->block_names;
   out.trace_capacity = layout->trace_capacity;
   out.trace_width = layout->trace_width;
-  out.parts = parts;
   if (options.kernels_from_ir) {
     out.kernels = std::move(functions);
     out.kernel_prefix = kKernelPrefix;
   }
   const std::string header = unit::header_text(model, program, *layout, options, !cuda);
   if (!cuda) out.header = header;
-  // One buffer of the final size (as unit::kernels_in_parts): a copy of megabytes costs its
-  // pages' first touch on every cache hit, which generates the text to hash it.
-  out.source.reserve(header.size() + kernels->size() + rest.size() + 64);
-  out.source.append(header).append("\n").append(*kernels).append("\n");
-  if (parts > 1 || options.kernels_from_ir)
-    unit::append_part0_only(out.source, rest);
-  else
-    out.source.append(rest);
+  // One buffer of the final size: a copy of megabytes costs its pages' first touch on every
+  // cache hit, which generates the text to hash it.
+  out.source.reserve(header.size() + kernels->size() + rest.size() + 2);
+  out.source.append(header).append("\n").append(*kernels).append("\n").append(rest);
   return out;
 }
 

@@ -116,10 +116,6 @@ struct ModelUnitOptions {
   ir::CPrecision precision = ir::CPrecision::Double;
   UnitTarget target = UnitTarget::C;
   SolverOptions solver;
-  // C target: the kernels in this many parts (1..kMaxUnitParts) that compile in parallel, one
-  // translation unit each, from the same text (codegen/model_unit_split.cpp); the runtime
-  // asks for one per thread. 1: one translation unit, as `talon compile` ships it.
-  int parts = 1;
   // C target, f64: the kernels also kept as IR (ModelUnit::kernels) and guarded in the text,
   // so that a build given -DTALON_KERNELS_FROM_IR compiles them from the IR instead of their
   // C (codegen/unit_compiler.h: the runtime's in-process build). The text without the macro
@@ -136,7 +132,6 @@ struct ModelUnit {
   int nstats = 0;                           // values of NAME_step_statistics
   int trace_capacity = 0, trace_width = 0;  // NAME_trace: entries per step, values per entry
   std::vector<std::string> block_names;     // residual blocks, "dynamics" first
-  int parts = 1;                            // the text's parts (model_unit_parts(source))
   // With ModelUnitOptions::kernels_from_ir: the functions the text's kernels are rendered
   // from, each defining kernel_prefix + its name (of the program's graph: they live as long
   // as the ResidualProgram the unit was generated from).
@@ -144,16 +139,9 @@ struct ModelUnit {
   std::string kernel_prefix;
 };
 
-constexpr int kMaxUnitParts = 16;
-
 // The macro that leaves a unit's kernels out of its text, their prototypes kept
 // (ModelUnitOptions::kernels_from_ir).
 inline constexpr const char* kKernelsFromIrMacro = "TALON_KERNELS_FROM_IR";
-
-// The parts a unit's text is in: compiled with -DTALON_UNIT_PART=k for k < parts, each is a
-// translation unit, and their objects linked together are the unit; compiled without the
-// macro, the text is the whole unit. 1 for a text in one part.
-int model_unit_parts(std::string_view source);
 
 // Errors (diagnostics) when the name is not a usable C identifier or the program's kernels do
 // not have the layout the loops expect.

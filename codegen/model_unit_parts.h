@@ -89,15 +89,10 @@ std::vector<ir::Function> unit_functions(const ir::ResidualProgram& program, boo
 std::string pair_text(const ir::ResidualProgram& program, const ModelUnitOptions& options,
                       bool with_jvp, bool with_backward);
 
-// The kernels `functions` in `parts` parts (model_unit_split.cpp): each rendered with external
-// linkage under #if TALON_UNIT_PART_IS(k), its prototype otherwise; grouped by their text's
-// size, part 0 starting with `rest_size` (the rest of the unit, which only part 0 has).
-Expected<std::string> kernels_in_parts(std::span<const ir::Function> functions,
-                                       const CRenderOptions& options, int parts,
-                                       std::size_t rest_size);
-// Appends `text` to `out` for part 0 only (a unit in parts; without TALON_UNIT_PART, in the
-// one unit).
-void append_part0_only(std::string& out, std::string_view text);
+// The kernels `functions` rendered with external linkage, left out under
+// -DTALON_KERNELS_FROM_IR with their prototypes kept (model_unit_guarded.cpp).
+Expected<std::string> guarded_kernels(std::span<const ir::Function> functions,
+                                      const CRenderOptions& options);
 
 // The public functions of the C target, and the batched __global__ entry of the CUDA target.
 // The stepping functions' signatures (no ';', no body), spelled once for the header's

@@ -52,15 +52,17 @@ Expected<std::vector<std::string>> compile_unit_objects(std::string_view source,
                                                         const UnitKernels& kernels,
                                                         const std::string& name, int jobs,
                                                         const InProcessCompilerOptions& options) {
-  if (kernels.functions.empty())
-    return compile_c_parts(source, name, model_unit_parts(source), options);
+  if (kernels.functions.empty()) {
+    Expected<std::string> object = compile_c_object(source, name, options);
+    if (!object) return object.diagnostics();
+    return std::vector<std::string>{std::move(*object)};
+  }
   const std::vector<std::vector<ir::Function>> groups =
-      kernel_groups(kernels.functions, std::max(jobs, 1));
+      kernel_groups(kernels.functions, std::clamp(jobs, 1, kMaxBuildJobs));
   // The text first (its loops are the longest single job), then one per group of kernels.
   std::vector<std::function<Expected<std::string>()>> builds;
   builds.emplace_back([&] {
     InProcessCompilerOptions text = options;
-    text.flags.push_back("-DTALON_UNIT_PART=0");
     text.flags.push_back(std::string("-D") + kKernelsFromIrMacro);
     return compile_c_object(source, name, text);
   });

@@ -5,7 +5,7 @@
 // -DTALON_KERNELS_FROM_IR it declares the kernels instead of defining them
 // (codegen/model_unit.h, ModelUnitOptions::kernels_from_ir). A kernel computes the same IEEE
 // operations in either form, so the unit steps bit for bit as its text compiled whole
-// (tests/runtime/test_unit_parts.cpp).
+// (tests/runtime/test_unit_kernels.cpp).
 #pragma once
 
 #include <span>
@@ -25,8 +25,11 @@ struct UnitKernels {
   std::string prefix;
 };
 
-// The unit's objects: without kernels, its text's parts (compile_c_parts); with them, the
-// text compiled once without its kernels and the kernels in `jobs` objects grouped by size.
+// The most threads a unit's build uses.
+inline constexpr int kMaxBuildJobs = 16;
+
+// The unit's objects: without kernels, its text's; with them, the text's without its
+// kernels and the kernels' in at most `jobs` objects grouped by size.
 Expected<std::vector<std::string>> compile_unit_objects(std::string_view source,
                                                         const UnitKernels& kernels,
                                                         const std::string& name, int jobs,

@@ -60,21 +60,21 @@ bool in_process(const KernelCacheOptions& options) {
   return options.unit_compiler == UnitCompiler::InProcess;
 }
 
-// talon-KEY.a (an archive of the unit's parts' objects) or talon-KEY.so (a shared library).
+// talon-KEY.a (an archive of the unit's objects) or talon-KEY.so (a shared library).
 std::string entry_name(const std::string& key, const KernelCacheOptions& options) {
   return "talon-" + key + (in_process(options) ? ".a" : ".so");
 }
 
-// `source` compiled in process: its parts (codegen/model_unit.h) each in a thread, their
-// objects in one archive.
+// `source` compiled in process, its kernels from the IR when given (codegen/unit_compiler.h),
+// the objects in one archive.
 Expected<std::string> compile_in_process(std::string_view source,
                                          const codegen::UnitKernels& kernels,
                                          const std::string& name,
                                          const KernelCacheOptions& options) {
   const int jobs = options.build_jobs > 0 ? options.build_jobs
                                           : static_cast<int>(std::thread::hardware_concurrency());
-  Expected<std::vector<std::string>> objects = codegen::compile_unit_objects(
-      source, kernels, name, std::clamp(jobs, 1, codegen::kMaxUnitParts), options.in_process);
+  Expected<std::vector<std::string>> objects =
+      codegen::compile_unit_objects(source, kernels, name, jobs, options.in_process);
   if (!objects) return objects.diagnostics();
   return codegen::archive_objects(*objects, name);
 }

@@ -1,8 +1,8 @@
 // The on-disk kernel cache: compiled model units keyed by a content hash (SHA-256) of (the
 // unit's C text — which holds the model's IR as rendered kernels and every solver option —
-// and the C compiler's identity and flags). By default a unit is compiled in process
-// (codegen/clang_compiler.h), its parts in parallel, to an archive of their object files,
-// talon-KEY.a, that ORC links into the process
+// and the C compiler's identity and flags). By default a unit is built in process
+// (codegen/unit_compiler.h: its kernels from the IR, the rest by clang's frontend) in
+// parallel, to an archive of its object files, talon-KEY.a, that ORC links into the process
 // (codegen/object_code.h): no C compiler on PATH is needed. With UnitCompiler::System the
 // system C compiler builds a shared library, talon-KEY.so, that is dlopen'ed. An entry is
 // built in a temporary directory next to its final name and renamed into place after its
@@ -49,7 +49,7 @@ struct KernelCacheOptions {
   codegen::InProcessCompilerOptions in_process;                  // UnitCompiler::InProcess
   codegen::CCompilerOptions compiler = default_unit_compiler();  // UnitCompiler::System
   // In process: threads that build a unit's kernels from the IR (0: one per hardware thread,
-  // at most codegen::kMaxUnitParts). Not part of the key: the unit is the same code however
+  // at most codegen::kMaxBuildJobs). Not part of the key: the unit is the same code however
   // its kernels are grouped into objects.
   int build_jobs = 0;
 };

@@ -51,7 +51,7 @@ std::filesystem::path checksum_path(const std::filesystem::path& library) {
   return sum;
 }
 
-// .a: an in-process unit (its parts' objects); .so: the system compiler's; .o: a single
+// .a: an in-process unit (its objects); .so: the system compiler's; .o: a single
 // object, as the in-process compiler wrote entries before units came in parts (still
 // counted, so the cap evicts them).
 bool is_entry_file_name(const std::string& file_name) {

@@ -1,4 +1,4 @@
-// A kernel cache entry is a compiled unit, talon-KEY.a (the object files of a unit's parts) or
+// A kernel cache entry is a compiled unit, talon-KEY.a (the object files of a unit) or
 // talon-KEY.so (a shared library), and its checksum file, talon-KEY.a.sum ("<length in bytes>
 // <SHA-256>"). A unit is loaded only after its length and checksum match: dlopen maps the file, and
 // a truncated one (a full disk, a crash, an interrupted copy of the cache) kills the process with

@@ -179,7 +179,7 @@ TEST_CASE("talon simulate --threads: the worlds' result does not depend on it", 
   REQUIRE(three.status == 0);
   CHECK(one.out.find("7 worlds") != std::string::npos);
   CHECK(without_timings(one.out) == without_timings(three.out));
-  // The unit's parts do not follow --threads: the second run finds the first one's unit.
+  // The unit's build jobs do not enter its key: the second run finds the first one's unit.
   CHECK(three.out.find("compile           kernel cache hit") != std::string::npos);
   const CliResult negative = simulate(run + " --threads -1");
   CHECK(negative.status == 2);

@@ -1,8 +1,7 @@
 // A generated model unit stepped through its public C API (NAME_step, NAME_step_statistics,
-// NAME_trace) in its own precision, float or double: compiled in process, its parts in
-// parallel (codegen/clang_compiler.h) or its kernels from the IR (codegen/unit_compiler.h),
-// and linked by ORC (codegen/object_code.h), so no C compiler is needed on PATH. What a
-// user's program linking `talon compile`'s library sees.
+// NAME_trace) in its own precision, float or double: compiled in process, its kernels from
+// their C text or from the IR (codegen/unit_compiler.h), and linked by ORC (codegen/object_code.h),
+// so no C compiler is needed on PATH. What a user's program linking `talon compile`'s library sees.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -98,8 +97,8 @@ class UnitStepper {
     INFO(unit.diagnostics().format());
     REQUIRE(unit.ok());
     unit_ = std::move(*unit);
-    // Its parts (ModelUnitOptions::parts), or its text and its kernels from the IR
-    // (ModelUnitOptions::kernels_from_ir), compiled in parallel, linked from their archive.
+    // Its text, and its kernels from the IR (ModelUnitOptions::kernels_from_ir) in parallel,
+    // linked from their archive.
     codegen::UnitKernels kernels;
     kernels.functions = unit_.kernels;
     kernels.prefix = unit_.kernel_prefix;

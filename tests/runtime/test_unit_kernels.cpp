@@ -1,6 +1,6 @@
-// A model unit in parts (codegen/model_unit_split.cpp): its kernels compile in parallel, one
-// translation unit per part, or from the IR (codegen/unit_compiler.h), and the unit steps bit
-// for bit as the same unit in one part; the kernel cache keeps the objects as one archive.
+// A model unit whose kernels are built from the IR (codegen/unit_compiler.h) steps bit for bit
+// as its C text compiled whole; the text is the whole unit without -DTALON_KERNELS_FROM_IR;
+// the kernel cache keeps the objects as one archive.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -17,16 +17,12 @@ namespace talon {
 namespace {
 
 // The pushed box (contact pairs and joint sets as templates) stepped 20 times at h = 0.05
-// with its pusher driven, as a unit in `parts` parts, its kernels compiled from their C text
-// or from the IR.
-std::vector<testing::UnitStepRecord> push(int parts, bool kernels_from_ir = false) {
+// with its pusher driven, its kernels compiled from their C text or from the IR.
+std::vector<testing::UnitStepRecord> push(bool kernels_from_ir) {
   codegen::ModelUnitOptions options;
   options.name = "pushed";
-  options.parts = parts;
   options.kernels_from_ir = kernels_from_ir;
   testing::UnitStepper<double> stepper(testing::shipped_model("push_box.xml"), options);
-  CHECK(stepper.unit().parts == parts);
-  CHECK(codegen::model_unit_parts(stepper.unit().source) == parts);
   const std::vector<double> ctrl(stepper.unit().nctrl, 0.5);
   std::vector<testing::UnitStepRecord> out;
   for (int i = 0; i < 20; ++i) out.push_back(stepper.step(ctrl, 0.05));
@@ -47,16 +43,11 @@ void check_same_steps(const std::vector<testing::UnitStepRecord>& one,
 
 }  // namespace
 
-TEST_CASE("a unit in parts steps bit for bit as the unit in one part", "[runtime][unit]") {
-  check_same_steps(push(1), push(3));
-}
-
 // The kernels' LLVM IR computes the C text's IEEE operations in the same order, and calls the
 // same libm: the results are the same bits.
 TEST_CASE("a unit whose kernels are built from the IR steps bit for bit as its C text",
           "[runtime][unit]") {
-  check_same_steps(push(1), push(1, true));
-  check_same_steps(push(1), push(3, true));
+  check_same_steps(push(false), push(true));
 }
 
 TEST_CASE("kernels from the IR: the text declares them, and only f64 CPU units have them",
@@ -78,6 +69,10 @@ TEST_CASE("kernels from the IR: the text declares them, and only f64 CPU units h
   Expected<std::string> whole = codegen::compile_c_object(unit->source, "pushed.c");
   INFO(whole.diagnostics().format());
   REQUIRE(whole.ok());
+  Expected<codegen::ObjectCode> code = codegen::ObjectCode::load(*whole, "pushed.c");
+  INFO(code.diagnostics().format());
+  REQUIRE(code.ok());
+  CHECK(code->symbol("pushed_step").ok());
   // With it, the kernels are left undefined for the objects built from the IR.
   Expected<std::string> rest = codegen::compile_c_object(
       unit->source, "pushed.c", {{"-O1", "-std=c99", "-DTALON_KERNELS_FROM_IR"}});
@@ -99,39 +94,12 @@ TEST_CASE("kernels from the IR: the text declares them, and only f64 CPU units h
   }
 }
 
-TEST_CASE("a unit's text in parts is also the whole unit in one translation unit",
-          "[runtime][unit]") {
-  codegen::ModelUnitOptions options;
-  options.name = "pushed";
-  options.parts = 4;
-  const Model model = testing::shipped_model("push_box.xml");
-  Expected<ir::ResidualProgram> program = ir::lower_model(model);
-  REQUIRE(program.ok());
-  Expected<codegen::ModelUnit> unit = codegen::generate_model_unit(model, *program, options);
-  REQUIRE(unit.ok());
-  // Without TALON_UNIT_PART every part is in (what a C compiler given NAME.c sees).
-  Expected<std::string> whole = codegen::compile_c_object(unit->source, "pushed.c");
-  INFO(whole.diagnostics().format());
-  REQUIRE(whole.ok());
-  Expected<codegen::ObjectCode> code = codegen::ObjectCode::load(*whole, "pushed.c");
-  INFO(code.diagnostics().format());
-  REQUIRE(code.ok());
-  CHECK(code->symbol("pushed_step").ok());
-
-  for (const int bad : {0, codegen::kMaxUnitParts + 1}) {
-    options.parts = bad;
-    Expected<codegen::ModelUnit> refused = codegen::generate_model_unit(model, *program, options);
-    REQUIRE_FALSE(refused.ok());
-    CHECK_THAT(refused.diagnostics().format(), Catch::Contains("parts"));
-  }
-}
-
 TEST_CASE("a simulator compiles its unit's text and kernels into one archive entry",
           "[runtime][cache]") {
   std::vector<double> final_q[2];
   const int jobs[2] = {1, 3};
   for (int i = 0; i < 2; ++i) {
-    const codegen::TemporaryDirectory cache = testing::scratch_directory("talon-unit-parts-");
+    const codegen::TemporaryDirectory cache = testing::scratch_directory("talon-unit-objects-");
     SimulatorOptions options = testing::test_options();
     options.cache.directory = cache.path();
     options.cache.build_jobs = jobs[i];
