@@ -17,6 +17,14 @@ int thread_count(int requested) {
   return hardware > 0 ? static_cast<int>(hardware) : 1;
 }
 
+// The cache's options, the unit built on as many threads as the worlds step on unless told
+// otherwise (`talon simulate --threads 1` keeps to one core).
+runtime::KernelCacheOptions build_options(const SimulatorOptions& options) {
+  runtime::KernelCacheOptions cache = options.cache;
+  if (cache.build_jobs == 0) cache.build_jobs = options.threads;
+  return cache;
+}
+
 }  // namespace
 
 ir::LowerOptions default_lower_options() {
@@ -60,7 +68,7 @@ Expected<Simulator> Simulator::create(Model model, const SimulatorOptions& optio
   if (!unit) return unit.diagnostics();
   sim.unit_ = std::move(*unit);
   Expected<runtime::CompiledLibrary> compiled = runtime::load_or_compile(
-      sim.unit_.source, options.cache, {sim.unit_.kernels, sim.unit_.kernel_prefix});
+      sim.unit_.source, build_options(options), {sim.unit_.kernels, sim.unit_.kernel_prefix});
   if (!compiled) return compiled.diagnostics();
   notes.append(compiled.diagnostics());  // e.g. a malformed cache size cap
   Expected<runtime::ModelLibrary> library =

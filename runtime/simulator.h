@@ -69,7 +69,9 @@ struct SimulatorOptions {
   ir::LowerOptions lower = default_lower_options();
   codegen::SolverOptions solver;
   runtime::KernelCacheOptions cache;
-  int threads = 0;  // 0: one per hardware thread
+  // Threads that step the worlds, and that build the unit unless cache.build_jobs says
+  // otherwise; 0: one per hardware thread.
+  int threads = 0;
   // Parameters set by name (runtime/param_overrides.h): the values every world starts with.
   std::vector<runtime::ParamOverride> param_overrides;
 };

@@ -96,13 +96,15 @@ TEST_CASE("kernels from the IR: the text declares them, and only f64 CPU units h
 
 TEST_CASE("a simulator compiles its unit's text and kernels into one archive entry",
           "[runtime][cache]") {
-  std::vector<double> final_q[2];
-  const int jobs[2] = {1, 3};
-  for (int i = 0; i < 2; ++i) {
+  // Build jobs given, or (0) as many as the simulator's threads.
+  std::vector<double> final_q[3];
+  const int build_jobs[3] = {1, 3, 0}, threads[3] = {2, 2, 1}, jobs[3] = {1, 3, 1};
+  for (int i = 0; i < 3; ++i) {
     const codegen::TemporaryDirectory cache = testing::scratch_directory("talon-unit-objects-");
     SimulatorOptions options = testing::test_options();
     options.cache.directory = cache.path();
-    options.cache.build_jobs = jobs[i];
+    options.cache.build_jobs = build_jobs[i];
+    options.threads = threads[i];
     Simulator sim = testing::make_simulator(testing::shipped_model("sphere_drop.xml"), options);
     CHECK_FALSE(sim.unit().kernels.empty());
     runtime::WorldBatch worlds = sim.make_worlds(1);
@@ -127,6 +129,7 @@ TEST_CASE("a simulator compiles its unit's text and kernels into one archive ent
     }
   }
   CHECK(final_q[0] == final_q[1]);
+  CHECK(final_q[0] == final_q[2]);
 }
 
 }  // namespace talon
