@@ -344,8 +344,8 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1, 1 << 24));
   command
       ->add_option("--threads", args->threads,
-                   "Threads that step the worlds (default 0: one per hardware thread); the "
-                   "result does not depend on it")
+                   "Threads that step the worlds and build the model's code (default 0: one "
+                   "per hardware thread); the result does not depend on it")
       ->check(non_negative_number());
   add_templates_arg(*command, args->templates);
   command->add_option("--out", args->out_file,
