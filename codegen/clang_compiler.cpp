@@ -102,7 +102,7 @@ Expected<std::string> compile_c_object(std::string_view source, const std::strin
   if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, messages.engine))
     return compile_error(name, "clang rejected its arguments: " + messages.message());
   // clang's own driver leaks its AST and its code generator's TargetMachine on purpose (a
-  // process that exits anyway); this one lives on and compiles many units (and parts).
+  // process that exits anyway); this one lives on and compiles many units.
   invocation->getFrontendOpts().DisableFree = false;
   invocation->getCodeGenOpts().DisableFree = false;
   invocation->getPreprocessorOpts().addRemappedFile(

@@ -13,6 +13,7 @@
 #include "codegen/clang_compiler.h"
 #include "codegen/llvm_module.h"
 #include "codegen/native_target.h"
+#include "kernel_code_hash.h"  // generated: TALON_KERNEL_CODE_HASH (codegen/CMakeLists.txt)
 
 namespace talon::codegen {
 namespace {
@@ -63,8 +64,8 @@ Expected<std::string> compile_ir_object(std::span<const ir::Function> functions,
 
 std::string ir_object_identity() {
   return std::string("LLVM " LLVM_VERSION_STRING
-                     " from the SSA (v1, no IR passes, -O1 code "
-                     "generation, ") +
+                     " from the SSA (Talon's sources " TALON_KERNEL_CODE_HASH
+                     ", no IR passes, -O1 code generation, ") +
          host_cpu_description() + ")";
 }
 

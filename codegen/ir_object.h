@@ -22,8 +22,9 @@ namespace talon::codegen {
 Expected<std::string> compile_ir_object(std::span<const ir::Function> functions,
                                         const std::string& prefix, const std::string& name);
 
-// What decides the object's code besides the functions (for a cache key): the emitter's
-// version, LLVM's, the host CPU and the optimisation.
+// What decides the object's code besides the functions (for a cache key): the scheduler's
+// and emitter's sources (a hash of ir/ and codegen/, made at build time), LLVM's version, the
+// host CPU and the optimisation.
 std::string ir_object_identity();
 
 }  // namespace talon::codegen

@@ -175,7 +175,14 @@ Expected<Layout> compute_layout(const ir::ResidualProgram& p, const SolverOption
       l.jvp_out_size = l.nv + l.nrows;
     }
   }
-  if (solver.adjoint_iterations > 0) backward_layout(p, solver, check, l);
+  if (solver.adjoint_iterations > 0) {
+    if (p.find_kernel("vjp_exact") == nullptr)
+      check.fail(
+          "the unit has a backward step (adjoint_iterations > 0) but the program was "
+          "lowered without its kernels (LowerOptions::backward_kernels)");
+    else
+      backward_layout(p, solver, check, l);
+  }
   l.trace_capacity = std::max(solver.trace_capacity, 0);
   l.trace_width = l.trace_capacity > 0 ? kTraceBlockResiduals + l.nblocks + 2 * l.nsim : 0;
   if (check.diagnostics().has_errors()) return check.diagnostics();
@@ -213,7 +220,7 @@ Diagnostics check_name(const std::string& name) {
   return diagnostics;
 }
 
-// The unit's kernels `functions`, guarded for a build from the IR when asked.
+// The unit's kernels `functions` rendered, or only declared for a build from the IR.
 Expected<std::string> rendered_kernels(std::span<const ir::Function> functions,
                                        const ModelUnitOptions& options) {
   Expected<RenderedSource> rendered = [&]() -> Expected<RenderedSource> {
@@ -228,9 +235,9 @@ Expected<std::string> rendered_kernels(std::span<const ir::Function> functions,
     o.precision = options.precision;
     o.prefix = kKernelPrefix;
     if (options.kernels_from_ir) {
-      Expected<std::string> guarded = unit::guarded_kernels(functions, o);
-      if (!guarded) return guarded.diagnostics();
-      return RenderedSource{std::move(*guarded), {}, {}};
+      Expected<std::string> declared = unit::declared_kernels(functions, o);
+      if (!declared) return declared.diagnostics();
+      return RenderedSource{std::move(*declared), {}, {}};
     }
     return render_c(functions, o);
   }();

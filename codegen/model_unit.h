@@ -116,10 +116,9 @@ struct ModelUnitOptions {
   ir::CPrecision precision = ir::CPrecision::Double;
   UnitTarget target = UnitTarget::C;
   SolverOptions solver;
-  // C target, f64: the kernels also kept as IR (ModelUnit::kernels) and guarded in the text,
-  // so that a build given -DTALON_KERNELS_FROM_IR compiles them from the IR instead of their
-  // C (codegen/unit_compiler.h: the runtime's in-process build). The text without the macro
-  // is the same whole unit.
+  // C target, f64: the kernels kept as IR (ModelUnit::kernels) and only declared in the text,
+  // for a build that compiles them from the IR (codegen/unit_compiler.h: the runtime's
+  // in-process build). The text alone is then not the whole unit.
   bool kernels_from_ir = false;
 };
 
@@ -132,16 +131,12 @@ struct ModelUnit {
   int nstats = 0;                           // values of NAME_step_statistics
   int trace_capacity = 0, trace_width = 0;  // NAME_trace: entries per step, values per entry
   std::vector<std::string> block_names;     // residual blocks, "dynamics" first
-  // With ModelUnitOptions::kernels_from_ir: the functions the text's kernels are rendered
-  // from, each defining kernel_prefix + its name (of the program's graph: they live as long
+  // With ModelUnitOptions::kernels_from_ir: the kernels the text declares, each defining
+  // kernel_prefix + its name (of the program's graph: they live as long
   // as the ResidualProgram the unit was generated from).
   std::vector<ir::Function> kernels;
   std::string kernel_prefix;
 };
-
-// The macro that leaves a unit's kernels out of its text, their prototypes kept
-// (ModelUnitOptions::kernels_from_ir).
-inline constexpr const char* kKernelsFromIrMacro = "TALON_KERNELS_FROM_IR";
 
 // Errors (diagnostics) when the name is not a usable C identifier or the program's kernels do
 // not have the layout the loops expect.

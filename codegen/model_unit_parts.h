@@ -89,10 +89,10 @@ std::vector<ir::Function> unit_functions(const ir::ResidualProgram& program, boo
 std::string pair_text(const ir::ResidualProgram& program, const ModelUnitOptions& options,
                       bool with_jvp, bool with_backward);
 
-// The kernels `functions` rendered with external linkage, left out under
-// -DTALON_KERNELS_FROM_IR with their prototypes kept (model_unit_guarded.cpp).
-Expected<std::string> guarded_kernels(std::span<const ir::Function> functions,
-                                      const CRenderOptions& options);
+// The C prelude and a prototype of each kernel in `functions`, which the unit's objects
+// built from the IR define (model_unit_declared.cpp).
+Expected<std::string> declared_kernels(std::span<const ir::Function> functions,
+                                       const CRenderOptions& options);
 
 // The public functions of the C target, and the batched __global__ entry of the CUDA target.
 // The stepping functions' signatures (no ';', no body), spelled once for the header's

@@ -1,5 +1,5 @@
-// Object files made in parallel: the in-process C compiler's parts (clang_compiler.h) and a
-// model unit's text and kernel groups (unit_compiler.h).
+// Object files made in parallel: a model unit's text and its groups of kernels
+// (unit_compiler.h).
 #pragma once
 
 #include <functional>

@@ -5,7 +5,6 @@
 #include <optional>
 
 #include "codegen/ir_object.h"
-#include "codegen/model_unit.h"
 #include "codegen/object_jobs.h"
 #include "ir/topo.h"
 
@@ -61,11 +60,7 @@ Expected<std::vector<std::string>> compile_unit_objects(std::string_view source,
       kernel_groups(kernels.functions, std::clamp(jobs, 1, kMaxBuildJobs));
   // The text first (its loops are the longest single job), then one per group of kernels.
   std::vector<std::function<Expected<std::string>()>> builds;
-  builds.emplace_back([&] {
-    InProcessCompilerOptions text = options;
-    text.flags.push_back(std::string("-D") + kKernelsFromIrMacro);
-    return compile_c_object(source, name, text);
-  });
+  builds.emplace_back([&] { return compile_c_object(source, name, options); });
   for (const std::vector<ir::Function>& group : groups)
     builds.emplace_back([&] { return compile_ir_object(group, kernels.prefix, name); });
   return run_object_jobs(builds);

@@ -1,11 +1,10 @@
 // A model unit built in process (the runtime's cold build): its kernels straight from the IR
 // to objects (ir_object.h), the rest of its text — tables, the solver's loops, the API —
 // through clang (clang_compiler.h), each group of kernels and the text in a thread of its own.
-// The text is the whole unit as `talon compile` would write it; compiled with
-// -DTALON_KERNELS_FROM_IR it declares the kernels instead of defining them
-// (codegen/model_unit.h, ModelUnitOptions::kernels_from_ir). A kernel computes the same IEEE
-// operations in either form, so the unit steps bit for bit as its text compiled whole
-// (tests/runtime/test_unit_kernels.cpp).
+// The text declares the kernels instead of defining them (codegen/model_unit.h,
+// ModelUnitOptions::kernels_from_ir). A kernel computes the same IEEE operations as its C
+// text, so the unit steps bit for bit as the whole unit's text compiled (what `talon compile`
+// writes; tests/runtime/test_unit_kernels.cpp).
 #pragma once
 
 #include <span>

@@ -1,6 +1,5 @@
 #include "runtime/kernel_cache.h"
 
-#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -13,6 +12,7 @@
 #include "codegen/object_code.h"
 #include "codegen/subprocess.h"
 #include "common/read_file.h"
+#include "ir/fingerprint.h"
 #include "runtime/content_hash.h"
 #include "runtime/kernel_cache_entries.h"
 #include "runtime/verified_entry.h"
@@ -254,18 +254,21 @@ std::string compiler_identity(const codegen::CCompilerOptions& compiler) {
 }
 
 std::string cache_key(std::string_view source, const KernelCacheOptions& options,
-                      bool kernels_from_ir) {
+                      const codegen::UnitKernels& kernels) {
   std::string compiler = in_process(options)
                              ? codegen::in_process_compiler_identity(options.in_process)
                              : compiler_identity(options.compiler);
-  if (in_process(options) && kernels_from_ir)
-    compiler += ", kernels by " + codegen::ir_object_identity();
-  return content_hash({source, "\n/* built by ", compiler, " */\n"});
+  if (kernels.functions.empty()) return content_hash({source, "\n/* built by ", compiler, " */\n"});
+  compiler += ", kernels " + kernels.prefix + "* by " + codegen::ir_object_identity();
+  const std::string fingerprint = ir::structural_fingerprint(kernels.functions);
+  return content_hash({source, "\n/* built by ", compiler, " */\n", fingerprint});
 }
 
 Expected<CompiledLibrary> load_or_compile(std::string_view source,
                                           const KernelCacheOptions& options,
                                           const codegen::UnitKernels& kernels) {
+  if (!kernels.functions.empty() && !in_process(options))
+    return cache_error({}, "kernels built from the IR need the in-process unit compiler");
   if (!options.enabled) return compile_privately(source, kernels, options);
   const std::filesystem::path directory =
       options.directory.empty() ? default_cache_directory() : options.directory;
@@ -273,7 +276,7 @@ Expected<CompiledLibrary> load_or_compile(std::string_view source,
   std::filesystem::create_directories(directory, error);
   if (error)
     return cache_error(directory, "cannot create the kernel cache directory: " + error.message());
-  const std::string key = cache_key(source, options, !kernels.functions.empty());
+  const std::string key = cache_key(source, options, kernels);
   const std::filesystem::path path = directory / entry_name(key, options);
   Diagnostics notes;
   std::optional<std::string> damage;

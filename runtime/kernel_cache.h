@@ -72,15 +72,16 @@ struct CompiledLibrary {
 };
 
 // The content hash a unit's library is cached under: its source and the identity of the
-// compiler `options` choose (and, in process, of the LLVM emitter when the unit's kernels are
-// built from the IR: `kernels_from_ir`).
+// compiler `options` choose; with `kernels` (built from the IR, in process), also their
+// structural fingerprint (ir/fingerprint.h) and the identity of what builds them
+// (codegen/ir_object.h). Their C is never rendered for the key.
 std::string cache_key(std::string_view source, const KernelCacheOptions& options = {},
-                      bool kernels_from_ir = false);
+                      const codegen::UnitKernels& kernels = {});
 
 // The library of `source`: from the cache when present and verified, else compiled (and
-// cached; replacing a damaged entry, with a note). In process, `kernels` (the unit's, with
-// ModelUnitOptions::kernels_from_ir) are built from the IR; the system compiler builds the
-// whole text.
+// cached; replacing a damaged entry, with a note). `kernels` (the unit's, with
+// ModelUnitOptions::kernels_from_ir: the source only declares them) are built from the IR,
+// in process only; the system compiler builds a whole text.
 Expected<CompiledLibrary> load_or_compile(std::string_view source,
                                           const KernelCacheOptions& options = {},
                                           const codegen::UnitKernels& kernels = {});

@@ -42,7 +42,10 @@ Expected<Simulator> Simulator::create(Model model, const SimulatorOptions& optio
   Simulator sim;
   sim.model_ = std::make_unique<Model>(std::move(model));
   const auto start = std::chrono::steady_clock::now();
-  Expected<ir::ResidualProgram> program = ir::lower_model(*sim.model_, options.lower);
+  ir::LowerOptions lower = options.lower;
+  // A unit without a backward step does not call the reverse sweeps' kernels.
+  if (options.solver.adjoint_iterations == 0) lower.backward_kernels = false;
+  Expected<ir::ResidualProgram> program = ir::lower_model(*sim.model_, lower);
   if (!program) return program.diagnostics();
   Diagnostics notes = program.diagnostics();
   sim.program_ = std::make_unique<ir::ResidualProgram>(std::move(*program));

@@ -156,6 +156,7 @@ void add_adjoint_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows, Resi
   prog.tangent_lambda = vars(ctx.g, "tangent_lambda", ctx.lambda.size());
   kb.add("jvp_exact", {{"tangent_u", &prog.tangent_u}, {"tangent_lambda", &prog.tangent_lambda}})
       .add_output("jvp", jvp(r, unknowns, concat({&prog.tangent_u, &prog.tangent_lambda})));
+  if (!ctx.options.backward_kernels) return;
 
   // One reverse sweep for both pull-backs: w.r.t. the unknowns and w.r.t. the step's data.
   prog.cotangent_dyn = vars(ctx.g, "cotangent_dyn", rows.r_dyn.size());

@@ -10,9 +10,9 @@ namespace talon::ir::lower {
 // share of it: a joint set's explicit forces move ũ).
 enum class KernelSet { Model, Template };
 
-// Appends residual, residual_frozen_w, jhat, c_diag, mass, diag_a, jvp_exact, vjp_exact,
-// vjp_inputs and vjp_q_plus to prog.kernels (see lower.h) and fills prog's jhat pattern and
-// extra inputs.
+// Appends residual, residual_frozen_w, jhat, c_diag, mass, diag_a, jvp_exact and (with
+// LowerOptions::backward_kernels) vjp_exact, vjp_inputs and vjp_q_plus to prog.kernels (see
+// lower.h) and fills prog's jhat pattern and extra inputs.
 void build_kernels(Context& ctx, const Dynamics& dyn, ResidualProgram& prog,
                    KernelSet set = KernelSet::Model);
 

@@ -19,6 +19,7 @@
 //   vjp_inputs (+ cotangent_dyn, cotangent_con) -> wᵀ ∂r/∂(q⁻, u⁻, ctrl, params)
 //                        [7n + 6n + nu + nparam]
 //   vjp_q_plus (+ cotangent_q [7n]) -> q̄ᵀ ∂q⁺/∂q⁻ [7n], q̄ᵀ ∂q⁺/∂u⁺ [6n]
+// (the last three only with LowerOptions::backward_kernels).
 // The exact kernels differentiate every term of r_con; the frozen ones linearise the rows of
 // residual_frozen_w, with the friction weights taken from the input.
 #pragma once
@@ -87,6 +88,10 @@ struct LowerOptions {
   bool uses_body_templates() const { return body_templates && !fold_params; }
   // Every kind of template on or off (`--templates` / `--no-templates`).
   void set_templates(bool on) { pair_templates = joint_templates = body_templates = on; }
+  // The backward step's kernels (vjp_exact, vjp_inputs, vjp_q_plus: the reverse sweeps). A
+  // unit without a backward step (SolverOptions::adjoint_iterations = 0) does not call them,
+  // and they are about a third of the lowering time (MuJoCo's humanoid).
+  bool backward_kernels = true;
   // Fill LowerStats::kernels (DAG and tree sizes per kernel, for `talon ir`). It walks every
   // kernel once more: about a third of the lowering time of a large model.
   bool kernel_stats = false;

@@ -184,6 +184,25 @@ TEST_CASE("model unit names must be usable C identifiers", "[runtime][unit]") {
   }
 }
 
+// A program lowered without the backward kernels (what a Simulator without a backward step
+// lowers) makes units without one, and a unit with one is refused with a message, not an
+// internal assertion.
+TEST_CASE("a unit's backward step needs the backward kernels", "[runtime][unit]") {
+  const Model model = testing::shipped_model("push_box.xml");
+  ir::LowerOptions lower;
+  lower.backward_kernels = false;
+  Expected<ir::ResidualProgram> program = ir::lower_model(model, lower);
+  REQUIRE(program.ok());
+  CHECK(program->find_kernel("vjp_exact") == nullptr);
+  CHECK(program->find_kernel("jvp_exact") != nullptr);
+  codegen::ModelUnitOptions options;
+  CHECK(codegen::generate_model_unit(model, *program, options).ok());
+  options.solver.adjoint_iterations = 16;
+  Expected<codegen::ModelUnit> unit = codegen::generate_model_unit(model, *program, options);
+  REQUIRE_FALSE(unit.ok());
+  CHECK_THAT(unit.diagnostics().format(), Catch::Contains("backward_kernels"));
+}
+
 // Issue #16's size bar: the generated code grows with the set of contact types, not with the
 // number of instances (the pairs are per-type templates looped over tables, the default).
 // Issue #17's: so do mesh hulls (a template per hull) and terrain contacts (a template per
