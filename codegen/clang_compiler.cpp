@@ -1,32 +1,20 @@
 #include "codegen/clang_compiler.h"
 
-#include <clang/Basic/Diagnostic.h>
-#include <clang/Basic/DiagnosticOptions.h>
+#include <dlfcn.h>
+
 #include <clang/Basic/Version.h>
-#include <clang/CodeGen/CodeGenAction.h>
-#include <clang/Driver/Compilation.h>
-#include <clang/Driver/Driver.h>
-#include <clang/Driver/Job.h>
-#include <clang/Frontend/CompilerInstance.h>
-#include <clang/Frontend/CompilerInvocation.h>
-#include <clang/Frontend/TextDiagnosticPrinter.h>
-#include <clang/Lex/PreprocessorOptions.h>
-#include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringMap.h>
 #include <llvm/Support/Host.h>
-#include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
-#include <memory>
+#include <filesystem>
+#include <vector>
 
+#include "codegen/clang_module.h"
 #include "codegen/native_target.h"
 
 namespace talon::codegen {
 namespace {
-
-// The unit's name inside clang: the source is remapped to it, never read from disk.
-constexpr const char* kSourceName = "talon-unit.c";
 
 Diagnostics compile_error(const std::string& name, const std::string& message) {
   Diagnostics d;
@@ -34,35 +22,58 @@ Diagnostics compile_error(const std::string& name, const std::string& message) {
   return d;
 }
 
-// Collects clang's messages as text.
-struct MessageSink {
-  std::string text;
-  llvm::raw_string_ostream stream{text};
-  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> options{new clang::DiagnosticOptions};
-  clang::DiagnosticsEngine engine{
-      llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs>(new clang::DiagnosticIDs), options,
-      new clang::TextDiagnosticPrinter(stream, options.get()), /*ShouldOwnClient=*/true};
-
-  std::string message() {
-    stream.flush();
-    return text.empty() ? std::string("clang gave no message") : text;
+// Where libtalon_clang.so may be, in order: installed beside libtalon.so
+// (LIBDIR/talon/), installed beside the `talon` command (BINDIR/../LIBDIR/talon/), and in
+// the build tree this code was built in.
+std::vector<std::filesystem::path> module_candidates() {
+  std::vector<std::filesystem::path> out;
+  Dl_info info;
+  if (::dladdr(reinterpret_cast<void*>(&module_candidates), &info) != 0 &&
+      info.dli_fname != nullptr && *info.dli_fname != '\0') {
+    std::error_code error;
+    const std::filesystem::path self = std::filesystem::weakly_canonical(info.dli_fname, error);
+    if (!error) {
+      const std::filesystem::path file = std::filesystem::path(TALON_CLANG_MODULE).filename();
+      out.push_back(self.parent_path() / "talon" / file);
+      out.push_back(self.parent_path().parent_path() / TALON_INSTALL_LIBDIR / "talon" / file);
+    }
   }
+  out.push_back(TALON_CLANG_MODULE);
+  return out;
+}
+
+struct ClangModule {
+  ClangCompileEntry compile = nullptr;
+  std::string error;  // why there is none
 };
 
-// The frontend (cc1) arguments that `clang -c -x c -fPIC FLAGS talon-unit.c` gets from the
-// driver on this host: target, resource and system include directories, PIC. The driver
-// only needs clang's path to find its resource directory; nothing is executed.
-std::vector<std::string> frontend_arguments(const InProcessCompilerOptions& options,
-                                            clang::DiagnosticsEngine& engine) {
-  clang::driver::Driver driver(TALON_CLANG_EXECUTABLE, llvm::sys::getProcessTriple(), engine);
-  driver.setCheckInputsExist(false);
-  std::vector<const char*> argv = {"clang", "-c", "-x", "c", "-fPIC"};
-  for (const std::string& flag : options.flags) argv.push_back(flag.c_str());
-  argv.push_back(kSourceName);
-  std::unique_ptr<clang::driver::Compilation> compilation(driver.BuildCompilation(argv));
-  if (!compilation || compilation->getJobs().size() != 1) return {};
-  const clang::driver::Command& job = *compilation->getJobs().begin();
-  return {job.getArguments().begin(), job.getArguments().end()};
+ClangModule open_clang_module() {
+  ClangModule module;
+  module.error = "the in-process C compiler's module was not found or did not load:";
+  for (const std::filesystem::path& path : module_candidates()) {
+    std::error_code error;
+    if (!std::filesystem::exists(path, error)) {
+      module.error += "\n  " + path.string() + ": no such file";
+      continue;
+    }
+    // Never closed: its code is in use as long as the process compiles.
+    void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      const char* why = ::dlerror();
+      module.error += "\n  " + path.string() + ": " + (why != nullptr ? why : "dlopen failed");
+      continue;
+    }
+    module.compile = reinterpret_cast<ClangCompileEntry>(::dlsym(handle, kClangCompileSymbol));
+    if (module.compile != nullptr) return module;
+    module.error += "\n  " + path.string() + ": no " + kClangCompileSymbol;
+  }
+  return module;
+}
+
+// Opened once per process, on the first compilation.
+const ClangModule& clang_module() {
+  static const ClangModule module = open_clang_module();
+  return module;
 }
 
 }  // namespace
@@ -90,34 +101,12 @@ Expected<std::string> compile_c_object(std::string_view source, const std::strin
                                        const InProcessCompilerOptions& options) {
   if (!initialize_native_target())
     return compile_error(name, "LLVM has no native target for this host");
-  MessageSink messages;
-  const std::vector<std::string> arguments = frontend_arguments(options, messages.engine);
-  if (arguments.empty())
-    return compile_error(name, "clang's driver gave no compile job: " + messages.message());
-  std::vector<const char*> argv;
-  for (const std::string& argument : arguments) argv.push_back(argument.c_str());
-
-  clang::CompilerInstance compiler;
-  auto invocation = std::make_shared<clang::CompilerInvocation>();
-  if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, messages.engine))
-    return compile_error(name, "clang rejected its arguments: " + messages.message());
-  // clang's own driver leaks its AST and its code generator's TargetMachine on purpose (a
-  // process that exits anyway); this one lives on and compiles many units.
-  invocation->getFrontendOpts().DisableFree = false;
-  invocation->getCodeGenOpts().DisableFree = false;
-  invocation->getPreprocessorOpts().addRemappedFile(
-      kSourceName, llvm::MemoryBuffer::getMemBufferCopy(source, name).release());
-  compiler.setInvocation(std::move(invocation));
-  compiler.createDiagnostics(
-      new clang::TextDiagnosticPrinter(messages.stream, messages.options.get()),
-      /*ShouldOwnClient=*/true);
-
-  llvm::SmallVector<char, 0> object;
-  compiler.setOutputStream(std::make_unique<llvm::raw_svector_ostream>(object));
-  clang::EmitObjAction action;
-  if (!compiler.ExecuteAction(action) || object.empty())
-    return compile_error(name, "the in-process C compiler failed:\n" + messages.message());
-  return std::string(object.data(), object.size());
+  const ClangModule& module = clang_module();
+  if (module.compile == nullptr) return compile_error(name, module.error);
+  std::string object, message;
+  if (!module.compile(source, name, options.flags, object, message))
+    return compile_error(name, message);
+  return object;
 }
 
 }  // namespace talon::codegen

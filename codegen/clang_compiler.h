@@ -4,8 +4,9 @@
 // units this way, so it needs no C compiler on PATH; the system C compiler stays for
 // `talon compile`'s shipped library (codegen/c_compiler.h).
 //
-// clang's headers stay in clang_compiler.cpp; errors (a C error, no native target) are
-// diagnostics carrying clang's own messages.
+// clang's frontend itself is a module, libtalon_clang.so, opened on the first compilation
+// (codegen/clang_module.h); errors (a C error, no native target, no module) are diagnostics
+// carrying clang's own messages.
 #pragma once
 
 #include <string>

@@ -60,6 +60,12 @@ file(RENAME ${WORK_DIR}/prefix ${prefix})
 file(GLOB_RECURSE installed_library ${prefix}/*/libtalon.so)
 check_runpath(${installed_library})
 check_runpath(${prefix}/bin/talon)
+# clang's frontend, which both open on their first compilation (codegen/clang_module.h).
+file(GLOB_RECURSE installed_module ${prefix}/*/talon/libtalon_clang.so)
+if(NOT installed_module)
+  message(FATAL_ERROR "libtalon_clang.so is not installed in LIBDIR/talon/")
+endif()
+check_runpath(${installed_module})
 
 # Nothing installed may point back into the source or build tree.
 file(GLOB_RECURSE package_files ${prefix}/*.cmake ${prefix}/*.pc ${prefix}/include/*)
@@ -90,3 +96,18 @@ separate_arguments(flags UNIX_COMMAND "${output}")
 run(${CXX} -std=c++17 -o ${WORK_DIR}/cpp_host_pkg_config ${SOURCE_DIR}/examples/cpp_host/main.cpp
     ${flags} -Wl,-rpath,${libdir})
 check_host_output(${WORK_DIR}/cpp_host_pkg_config)
+
+# 3. The installed `talon` compiles with the installed clang module, not the build tree's: a
+# cold build in a fresh cache, and the dynamic loader's record of the files it opened.
+set(ENV{TALON_CACHE_DIR} ${WORK_DIR}/cold_cache)
+set(ENV{LD_DEBUG} files)
+execute_process(COMMAND ${prefix}/bin/talon simulate ${SOURCE_DIR}/models/sphere_drop.xml --steps 1
+                RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+unset(ENV{LD_DEBUG})
+if(NOT code EQUAL 0)
+  message(FATAL_ERROR "the installed talon failed (${code}):\n${out}\n${err}")
+endif()
+string(FIND "${err}" "file=${installed_module} " at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "the installed talon did not open ${installed_module}:\n${err}")
+endif()

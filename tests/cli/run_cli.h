@@ -20,15 +20,15 @@ inline std::string slurp(const std::string& path) {
   return text.str();
 }
 
-// Runs `talon ARGS`, with PATH set to `path` when one is given.
-inline CliResult run_talon_with_path(const std::optional<std::string>& path,
-                                     const std::string& args) {
+// Runs `ENVIRONMENT talon ARGS`: `environment` is shell variable assignments, each followed
+// by a space ("PATH='' ").
+inline CliResult run_talon_with_environment(const std::string& environment,
+                                            const std::string& args) {
   static int counter = 0;
   const std::string base =
       "/tmp/talon_cli_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
-  const std::string command = (path ? "PATH='" + *path + "' " : std::string()) +
-                              std::string(TALON_CLI_PATH) + " " + args + " >" + base + ".out 2>" +
-                              base + ".err";
+  const std::string command = environment + std::string(TALON_CLI_PATH) + " " + args + " >" + base +
+                              ".out 2>" + base + ".err";
   const int raw = std::system(command.c_str());
   CliResult result;
   result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
@@ -37,6 +37,12 @@ inline CliResult run_talon_with_path(const std::optional<std::string>& path,
   std::remove((base + ".out").c_str());
   std::remove((base + ".err").c_str());
   return result;
+}
+
+// Runs `talon ARGS`, with PATH set to `path` when one is given.
+inline CliResult run_talon_with_path(const std::optional<std::string>& path,
+                                     const std::string& args) {
+  return run_talon_with_environment(path ? "PATH='" + *path + "' " : std::string(), args);
 }
 
 inline CliResult run_talon(const std::string& args) {

@@ -399,4 +399,16 @@ TEST_CASE("talon simulate compiles and runs with an empty PATH", "[runtime][cli]
         Approx(0.1).margin(1e-3));
 }
 
+// clang's frontend is a module opened on the first compilation (codegen/clang_module.h): the
+// command's start does not load libclang-cpp, which a cache hit and --help never use.
+// LD_TRACE_LOADED_OBJECTS has the dynamic loader list what it loads, as ldd does, and run
+// nothing. That a cold build finds the module, the test above shows.
+TEST_CASE("the talon command does not load clang's frontend at start", "[runtime][cli]") {
+  const CliResult r = run_talon_with_environment("LD_TRACE_LOADED_OBJECTS=1 ", "--help");
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("libLLVM") != std::string::npos);  // the listing is there
+  CHECK(r.out.find("libclang-cpp") == std::string::npos);
+}
+
 }  // namespace talon
