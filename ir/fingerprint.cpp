@@ -28,15 +28,16 @@ void append_ids(std::string& out, const std::vector<Expr>& exprs) {
 // Every node of `graph` in id order (a topological order: children precede their parents).
 void append_graph(std::string& out, const Graph& graph) {
   append_raw<uint64_t>(out, graph.num_nodes());
+  out.reserve(out.size() + graph.num_nodes() * (1 + sizeof(double)));
   for (uint32_t id = 0; id < graph.num_nodes(); ++id) {
-    const Expr e = graph.node(id);
-    append_raw<uint8_t>(out, static_cast<uint8_t>(e.op()));
-    if (e.op() == Op::Const)
-      append_raw<double>(out, e.constant());
-    else if (e.op() == Op::Var)
-      append_raw<int32_t>(out, e.var_id());
+    const Node& node = *graph.node(id).node();
+    append_raw<uint8_t>(out, static_cast<uint8_t>(node.op()));
+    if (node.op() == Op::Const)
+      append_raw<double>(out, node.constant());
+    else if (node.op() == Op::Var)
+      append_raw<int32_t>(out, node.var_id());
     else
-      for (int i = 0; i < e.arity(); ++i) append_raw<uint32_t>(out, e.arg(i).id());
+      for (int i = 0; i < node.arity(); ++i) append_raw<uint32_t>(out, node.arg(i)->id());
   }
 }
 
