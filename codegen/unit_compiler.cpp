@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <numeric>
-#include <optional>
 
 #include "codegen/ir_object.h"
 #include "codegen/object_jobs.h"
@@ -14,15 +13,10 @@ namespace {
 // Each kernel's node count: its code generation time grows with it.
 std::vector<std::size_t> kernel_sizes(std::span<const ir::Function> functions) {
   std::vector<std::size_t> sizes;
-  std::optional<ir::ConeCollector> collector;
+  ir::ConeCollectorCache collectors;
   for (const ir::Function& f : functions) {
     const ir::Graph* graph = ir::function_graph(f);
-    if (graph == nullptr) {
-      sizes.push_back(0);
-      continue;
-    }
-    if (!collector || &collector->graph() != graph) collector.emplace(*graph);
-    sizes.push_back(collector->collect(f.outputs).size());
+    sizes.push_back(graph == nullptr ? 0 : collectors.on(*graph).collect(f.outputs).size());
   }
   return sizes;
 }

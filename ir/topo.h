@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -39,6 +40,20 @@ class ConeCollector {
   std::vector<const Node*> cone_;
   std::vector<const Node*> stack_;
   uint32_t epoch_ = 1;
+};
+
+// One ConeCollector at a time, made again only when the graph changes: for a loop over many
+// functions that mostly share one large graph (a unit's kernels), where a collector's marks,
+// an array over the whole graph zeroed when it is made, would cost more than the cones.
+class ConeCollectorCache {
+ public:
+  ConeCollector& on(const Graph& graph) {
+    if (!collector_ || &collector_->graph() != &graph) collector_.emplace(graph);
+    return *collector_;
+  }
+
+ private:
+  std::optional<ConeCollector> collector_;
 };
 
 }  // namespace talon::ir

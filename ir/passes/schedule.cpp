@@ -71,8 +71,7 @@ Schedule schedule(const Function& f, ConeCollector& collector) {
 Schedule Scheduler::operator()(const Function& f) {
   const Graph* graph = function_graph(f);
   if (graph == nullptr) return schedule(f);
-  if (!collector_ || &collector_->graph() != graph) collector_.emplace(*graph);
-  return schedule(f, *collector_);
+  return schedule(f, collectors_.on(*graph));
 }
 
 }  // namespace talon::ir

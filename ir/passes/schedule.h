@@ -1,7 +1,6 @@
 // Scheduling: flatten a Function into straight-line SSA, the form every emitter prints.
 #pragma once
 
-#include <optional>
 #include <vector>
 
 #include "ir/function.h"
@@ -44,7 +43,7 @@ class Scheduler {
   Schedule operator()(const Function& f);
 
  private:
-  std::optional<ConeCollector> collector_;
+  ConeCollectorCache collectors_;
 };
 
 }  // namespace talon::ir
