@@ -1,6 +1,7 @@
 // The solver contract of a model unit: configuration macros and the static tables the loops
 // read (see codegen/solver/talon_newton.h for the list).
 #include <algorithm>
+#include <charconv>
 #include <numeric>
 #include <sstream>
 
@@ -19,29 +20,40 @@ void macro(std::ostringstream& out, const char* name, double value) {
   out << "#define " << name << " " << ir::c_literal(value) << "\n";
 }
 
-// `TALON_TABLE int name[n] = {...};` (at least one entry: C has no empty arrays).
-template <class T, class Format>
+// `TALON_TABLE int name[n] = {...};` (at least one entry: C has no empty arrays), twelve
+// entries a line, `append(text, value)` writing each. Built in a string and written once:
+// 22_humanoids.xml's tables are 1.6 M entries, and an ostream insertion per entry was a
+// tenth of its cache hit (bench/RESULTS.md, twenty-eighth session).
+template <class T, class Append>
 void table(std::ostringstream& out, const char* type, const char* name,
-           const std::vector<T>& values, Format format) {
-  out << "TALON_TABLE " << type << " " << name << "[" << array_size(static_cast<int>(values.size()))
-      << "] = {";
-  if (values.empty()) out << "0";
+           const std::vector<T>& values, Append append) {
+  std::string text = std::string("TALON_TABLE ") + type + " " + name + "[" +
+                     std::to_string(array_size(static_cast<int>(values.size()))) + "] = {";
+  text.reserve(text.size() + 8 * values.size() + 8);
+  if (values.empty()) text += "0";
   for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i % 12 == 0) out << "\n   ";
-    out << " " << format(values[i]) << (i + 1 < values.size() ? "," : "");
+    if (i % 12 == 0) text += "\n   ";
+    text += ' ';
+    append(text, values[i]);
+    if (i + 1 < values.size()) text += ',';
   }
-  out << "};\n";
+  text += "};\n";
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
 }
 
 }  // namespace
 
 void int_table(std::ostringstream& out, const char* name, const std::vector<int>& values) {
-  table(out, "int", name, values, [](int v) { return std::to_string(v); });
+  table(out, "int", name, values, [](std::string& text, int v) {
+    char digits[16];
+    text.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
+  });
 }
 
 void real_table(std::ostringstream& out, const char* name, const std::vector<double>& values,
                 ir::CPrecision precision) {
-  table(out, "talon_real", name, values, [&](double v) { return ir::c_literal(v, precision); });
+  table(out, "talon_real", name, values,
+        [&](std::string& text, double v) { text += ir::c_literal(v, precision); });
 }
 
 namespace {
