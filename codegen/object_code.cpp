@@ -1,10 +1,15 @@
 #include "codegen/object_code.h"
 
+#include <llvm/ExecutionEngine/JITEventListener.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h>
+#include <llvm/ExecutionEngine/SectionMemoryManager.h>
 #include <llvm/Object/Archive.h>
 #include <llvm/Object/ArchiveWriter.h>
 #include <llvm/Support/MemoryBuffer.h>
+
+#include <cstdlib>
 
 #include "codegen/native_target.h"
 
@@ -43,6 +48,28 @@ llvm::Error add_objects(llvm::orc::LLJIT& jit, std::string_view code, const std:
   return error;
 }
 
+// With TALON_PERF_JIT set, the linked code is announced to perf (LLVM's perf listener writes
+// a jit-PID.dump that `perf inject --jit` reads), so that a profile of a run names every
+// function of the unit, the static ones too (docs/development.md, "Profiling"). The layer is
+// LLJIT's own default on ELF, RuntimeDyld with a SectionMemoryManager, with the listener
+// registered.
+llvm::orc::LLJITBuilder jit_builder() {
+  llvm::orc::LLJITBuilder builder;
+  const char* perf = std::getenv("TALON_PERF_JIT");
+  if (perf == nullptr || *perf == '\0') return builder;
+  builder.setObjectLinkingLayerCreator(
+      [](llvm::orc::ExecutionSession& session, const llvm::Triple&) {
+        auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+            session, [] { return std::make_unique<llvm::SectionMemoryManager>(); });
+        // One listener per process, never freed: it owns the dump file perf reads.
+        static llvm::JITEventListener* const listener =
+            llvm::JITEventListener::createPerfJITEventListener();
+        if (listener != nullptr) layer->registerJITEventListener(*listener);
+        return llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>>(std::move(layer));
+      });
+  return builder;
+}
+
 }  // namespace
 
 Expected<std::string> archive_objects(std::span<const std::string> objects,
@@ -63,7 +90,7 @@ Expected<std::string> archive_objects(std::span<const std::string> objects,
 Expected<ObjectCode> ObjectCode::load(std::string_view code, const std::string& name) {
   if (!initialize_native_target())
     return link_error(name, "LLVM has no native target for this host");
-  llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit = llvm::orc::LLJITBuilder().create();
+  llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit = jit_builder().create();
   if (!jit) return link_error(name, jit.takeError());
   // Undefined symbols (libm, memset) resolve against this process, as dlopen would.
   auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(

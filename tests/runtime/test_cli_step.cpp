@@ -399,6 +399,26 @@ TEST_CASE("talon simulate compiles and runs with an empty PATH", "[runtime][cli]
         Approx(0.1).margin(1e-3));
 }
 
+// TALON_PERF_JIT announces the linked unit to perf (docs/development.md, "Profiling"): LLVM's
+// perf listener writes its jit-PID.dump under JITDUMPDIR, which `perf inject --jit` reads.
+TEST_CASE("TALON_PERF_JIT writes the dump perf names the unit's functions from", "[runtime][cli]") {
+  const codegen::TemporaryDirectory dumps = scratch();
+  const CliResult r =
+      run_talon_with_environment("TALON_PERF_JIT=1 JITDUMPDIR='" + dumps.path().string() + "' ",
+                                 "simulate " + model_path("sphere_drop.xml") + " --steps 2");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::vector<std::filesystem::path> found;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dumps.path()))
+    if (entry.path().filename().string().starts_with("jit-") && entry.path().extension() == ".dump")
+      found.push_back(entry.path());
+  REQUIRE(found.size() == 1);
+  // The dump's header, then a record per function: the unit's step among them.
+  std::ifstream file(found.front(), std::ios::binary);
+  const std::string dump((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  CHECK(dump.find("talon_solve") != std::string::npos);
+}
+
 // clang's frontend is a module opened on the first compilation (codegen/clang_module.h): the
 // command's start does not load libclang-cpp, which a cache hit and --help never use.
 // LD_TRACE_LOADED_OBJECTS has the dynamic loader list what it loads, as ldd does, and run
