@@ -18,6 +18,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "codegen/clang_module.h"

@@ -175,4 +175,26 @@ TEST_CASE("a build evicts old entries but keeps itself", "[runtime][cache]") {
   CHECK(std::filesystem::last_write_time(hit->path) > FileClock::now() - std::chrono::minutes(1));
 }
 
+// Kernels built from the IR are keyed by their IR (ir/fingerprint.h): another kernel, another
+// entry, with the same text. Only the in-process compiler builds them.
+TEST_CASE("a unit's kernels from the IR are part of its cache key", "[runtime][cache]") {
+  ir::Graph graph;
+  const ir::Expr x = graph.variable("x");
+  const std::vector<ir::Function> twice{{"f", {x}, {x * 2.0}}}, thrice{{"f", {x}, {x * 3.0}}};
+  const std::string source = "void talon_kernel_f(const double* in, double* out);\n";
+  const runtime::KernelCacheOptions options;
+  const std::string text_only = runtime::cache_key(source, options);
+  const std::string with_twice = runtime::cache_key(source, options, {twice, "talon_kernel_"});
+  CHECK(with_twice != text_only);
+  CHECK(runtime::cache_key(source, options, {thrice, "talon_kernel_"}) != with_twice);
+  CHECK(runtime::cache_key(source, options, {twice, "talon_kernel_"}) == with_twice);
+
+  runtime::KernelCacheOptions system = options;
+  system.unit_compiler = runtime::UnitCompiler::System;
+  Expected<runtime::CompiledLibrary> refused =
+      runtime::load_or_compile(source, system, {twice, "talon_kernel_"});
+  REQUIRE_FALSE(refused.ok());
+  CHECK_THAT(refused.diagnostics().format(), Catch::Contains("in-process unit compiler"));
+}
+
 }  // namespace talon
