@@ -293,7 +293,8 @@ const Frame& slide_frame(const Context& ctx, const JointSet& set, Time t);
 // Unit vectors spanning the orthogonal complement of `axes` (which must be independent).
 std::vector<Vec3> orthogonal_complement(const std::vector<Vec3>& axes);
 
-// joint_coordinates.cpp: coord_minus, coord_plus and joint_velocity_minus.
+// joint_coordinates.cpp: coord_minus, coord_plus and joint_velocity_minus. A model lowered
+// with joint templates has placeholder joint rows and leaves them empty (lower.cpp).
 void build_joint_coordinates(Context& ctx);
 // The sign σ of a three-hinge set's third axis along a₁ × a₂ (structure, not an input: it
 // selects the formula's factor; joint templates key on it).

@@ -40,10 +40,15 @@ void build_limit_rows(Context& ctx) {
     if (!compliance) compliance = ctx.param("limit_compliance", ctx.options.limit_compliance);
     const std::string name = "limit '" + m.jnt_name[j] + "' ";
     const bool templated = ctx.options.uses_joint_templates();
-    const Expr theta = ctx.coord_plus[j].value();
-    const Expr fb_scale = templated ? Expr() : ctx.h * coordinate_inverse_mass(ctx, j);
-    const std::pair<Expr, const char*> gaps[2] = {{theta - ctx.joints[j].lower, "lower"},
-                                                  {ctx.joints[j].upper - theta, "upper"}};
+    // A placeholder needs no gap: its rows are its joint set's template's.
+    std::pair<Expr, const char*> gaps[2] = {{Expr(), "lower"}, {Expr(), "upper"}};
+    Expr fb_scale;
+    if (!templated) {
+      const Expr theta = ctx.coord_plus[j].value();
+      fb_scale = ctx.h * coordinate_inverse_mass(ctx, j);
+      gaps[0].first = theta - ctx.joints[j].lower;
+      gaps[1].first = ctx.joints[j].upper - theta;
+    }
     for (const auto& [gap, side] : gaps) {
       Row& row = templated ? ctx.add_placeholder_row(RowKind::Limit, name + side)
                            : ctx.add_complementarity_row(RowKind::Limit, name + side, gap, fb_scale,

@@ -62,7 +62,9 @@ Expected<ResidualProgram> lower_model(const Model& model, const LowerOptions& op
   lower::build_state(ctx);
   lower::build_joint_sets(ctx);
   if (ctx.diag.has_errors()) return ctx.diag;
-  lower::build_joint_coordinates(ctx);
+  // With joint templates the joint rows here are placeholders: the templates compute the
+  // coordinates their rows need (joint_templates.cpp), and this graph needs none.
+  if (!options.uses_joint_templates()) lower::build_joint_coordinates(ctx);
   lower::build_joint_rows(ctx);
   lower::build_limit_rows(ctx);
   lower::build_contact_rows(ctx);

@@ -42,15 +42,18 @@ Expr clamped_ctrl(const Context& ctx, int a) {
 }
 
 // The compliant row of the implicit law τ⁺ = τ₀ − K_pθ⁺ − K_dθ̇⁺ on joint j.
+// With joint templates the row is a placeholder (the template's), and τ₀ may be null.
 void add_implicit_law_row(Context& ctx, int joint, const std::string& label, Expr kp, Expr kd,
                           Expr tau0) {
-  const Expr velocity = coordinate_increment(ctx.coord_minus[joint], ctx.coord_plus[joint]) / ctx.h;
-  const Expr stiffness = ctx.h * kp + kd;
-  const Expr e = velocity + (kp * ctx.coord_minus[joint].value() - tau0) / stiffness;
-  Row& row =
-      ctx.options.uses_joint_templates()
-          ? ctx.add_placeholder_row(RowKind::Servo, label)
-          : ctx.add_compliant_row(RowKind::Servo, label, e, 1.0 / (ctx.h * stiffness), velocity);
+  auto compliant_row = [&]() -> Row& {
+    const Expr velocity =
+        coordinate_increment(ctx.coord_minus[joint], ctx.coord_plus[joint]) / ctx.h;
+    const Expr stiffness = ctx.h * kp + kd;
+    const Expr e = velocity + (kp * ctx.coord_minus[joint].value() - tau0) / stiffness;
+    return ctx.add_compliant_row(RowKind::Servo, label, e, 1.0 / (ctx.h * stiffness), velocity);
+  };
+  Row& row = ctx.options.uses_joint_templates() ? ctx.add_placeholder_row(RowKind::Servo, label)
+                                                : compliant_row();
   row.info.joint = joint;
   row.info.body = ctx.model.jnt_sim[joint];
   row.info.other = ctx.model.sim_parent[row.info.body];
@@ -140,8 +143,9 @@ void build_servo_rows(Context& ctx) {
     if (m.jnt_armature[j] == 0 || !has_coordinate(ctx, j)) continue;
     const std::string name = joint_param_suffix(m, j);
     const Expr rate = ctx.param("armature:" + name, m.jnt_armature[j]) / ctx.h;
-    add_implicit_law_row(ctx, j, "armature '" + name + "'", ctx.g.constant(0.0), rate,
-                         rate * ctx.joint_velocity_minus[j]);
+    const Expr tau0 =
+        ctx.options.uses_joint_templates() ? Expr() : rate * ctx.joint_velocity_minus[j];
+    add_implicit_law_row(ctx, j, "armature '" + name + "'", ctx.g.constant(0.0), rate, tau0);
   }
   ctx.close_block("servo", first);
 }
