@@ -149,7 +149,8 @@ int compile(const CompileArgs& args) {
   print_diagnostics(writable.diagnostics(), false);
   if (!writable) return 1;
   const std::string name = args.name.empty() ? default_name(model->name) : args.name;
-  const ir::LowerOptions lower = default_lower_options();  // as `talon simulate` steps it
+  // As `talon simulate` steps it, with the kernels the unit's solver options call.
+  const ir::LowerOptions lower = codegen::unit_lower_options(default_lower_options(), args.solver);
   Expected<ir::ResidualProgram> program = with_elapsed_progress(
       "talon compile: lowering the model", [&] { return ir::lower_model(*model, lower); });
   for (const Diagnostic& d : program.diagnostics().items()) std::cerr << d.format() << '\n';

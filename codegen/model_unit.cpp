@@ -247,6 +247,11 @@ Expected<std::string> rendered_kernels(std::span<const ir::Function> functions,
 
 }  // namespace
 
+ir::LowerOptions unit_lower_options(ir::LowerOptions lower, const SolverOptions& solver) {
+  if (solver.adjoint_iterations == 0) lower.backward_kernels = false;
+  return lower;
+}
+
 Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualProgram& program,
                                         const ModelUnitOptions& options) {
   Diagnostics name_errors = check_name(options.name);

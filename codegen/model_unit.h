@@ -37,6 +37,7 @@
 #include "codegen/c_style.h"
 #include "common/expected.h"
 #include "frontend/model.h"
+#include "ir/lower/lower.h"
 #include "ir/lower/program.h"
 
 namespace talon::codegen {
@@ -137,6 +138,11 @@ struct ModelUnit {
   std::vector<ir::Function> kernels;
   std::string kernel_prefix;
 };
+
+// `lower` as a unit with `solver` needs it: without a backward step (adjoint_iterations = 0)
+// the unit calls no reverse-sweep kernels, and they are not lowered
+// (ir::LowerOptions::backward_kernels).
+ir::LowerOptions unit_lower_options(ir::LowerOptions lower, const SolverOptions& solver);
 
 // Errors (diagnostics) when the name is not a usable C identifier or the program's kernels do
 // not have the layout the loops expect.

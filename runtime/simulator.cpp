@@ -42,10 +42,8 @@ Expected<Simulator> Simulator::create(Model model, const SimulatorOptions& optio
   Simulator sim;
   sim.model_ = std::make_unique<Model>(std::move(model));
   const auto start = std::chrono::steady_clock::now();
-  ir::LowerOptions lower = options.lower;
-  // A unit without a backward step does not call the reverse sweeps' kernels.
-  if (options.solver.adjoint_iterations == 0) lower.backward_kernels = false;
-  Expected<ir::ResidualProgram> program = ir::lower_model(*sim.model_, lower);
+  Expected<ir::ResidualProgram> program =
+      ir::lower_model(*sim.model_, codegen::unit_lower_options(options.lower, options.solver));
   if (!program) return program.diagnostics();
   Diagnostics notes = program.diagnostics();
   sim.program_ = std::make_unique<ir::ResidualProgram>(std::move(*program));

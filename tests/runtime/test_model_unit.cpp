@@ -201,6 +201,10 @@ TEST_CASE("a unit's backward step needs the backward kernels", "[runtime][unit]"
   Expected<codegen::ModelUnit> unit = codegen::generate_model_unit(model, *program, options);
   REQUIRE_FALSE(unit.ok());
   CHECK_THAT(unit.diagnostics().format(), Catch::Contains("backward_kernels"));
+  // What the Simulator and `talon compile` lower: the backward kernels only for a unit that
+  // calls them.
+  CHECK_FALSE(codegen::unit_lower_options({}, codegen::SolverOptions{}).backward_kernels);
+  CHECK(codegen::unit_lower_options({}, options.solver).backward_kernels);
 }
 
 // Issue #16's size bar: the generated code grows with the set of contact types, not with the
