@@ -51,6 +51,7 @@ Result<SimulatorOptions> simulator_options(const Options& options) {
   copy.count(s.max_substep_depth, 0, 8, "max_substep_depth", solver.max_substep_depth);
   copy.positive(s.convergence_tolerance, "convergence_tolerance", solver.convergence_tolerance);
   if (s.resolve_split_steps) solver.resolve_split_steps = *s.resolve_split_steps;
+  if (s.broadphase) solver.broadphase = *s.broadphase;
   if (options.gradients) {
     copy.count(s.adjoint_iterations, 1, 1000, "adjoint_iterations", solver.adjoint_iterations);
     copy.positive(s.adjoint_tolerance, "adjoint_tolerance", solver.adjoint_tolerance);

@@ -57,6 +57,13 @@ void add_solver_args(CLI::App& command, codegen::SolverOptions& solver) {
       ->group(group)
       ->capture_default_str();
   command
+      .add_option("--broadphase", solver.broadphase,
+                  "Skip the contact pairs whose bounding spheres cannot meet within the step"
+                  " (their rows are set to no impulse); the answer is the same to the"
+                  " convergence tolerance (true/false)")
+      ->group(group)
+      ->capture_default_str();
+  command
       .add_option("--line-search-steps", solver.line_search_steps,
                   "Halvings of a Newton direction until the residual falls enough (Armijo)")
       ->check(CLI::Range(0, 60))

@@ -183,6 +183,7 @@ Expected<Layout> compute_layout(const ir::ResidualProgram& p, const SolverOption
     else
       backward_layout(p, solver, check, l);
   }
+  l.nbounded = unit::bounded_instances(p, solver.broadphase).count;
   l.trace_capacity = std::max(solver.trace_capacity, 0);
   l.trace_width = l.trace_capacity > 0 ? kTraceBlockResiduals + l.nblocks + 2 * l.nsim : 0;
   if (check.diagnostics().has_errors()) return check.diagnostics();
@@ -286,11 +287,14 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
   if (options.precision != ir::CPrecision::Double) layout->dense_rows = 0;
 
   const bool cuda = options.target == UnitTarget::Cuda;
+  const unit::BoundedInstances bounded =
+      unit::bounded_instances(program, options.solver.broadphase);
   // The loops' prelude defines talon_real, which the tables use; the loops read the tables.
   const std::string rest =
       unit::config_text(*layout, options) + "\n" + solver_prelude_text() + "\n" +
       unit::table_text(model, program, *layout, options) + "\n" +
-      unit::pair_text(program, options, layout->krylov > 0, layout->adjoint > 0) +
+      unit::broadphase_text(model, program, bounded, options.precision) + "\n" +
+      unit::pair_text(program, options, bounded, layout->krylov > 0, layout->adjoint > 0) +
       (layout->nprobe > 0 ? solver_terrain_text() + "\n" : std::string()) + solver_loop_text() +
       "\n" + (cuda ? unit::cuda_entry_text(options) : unit::c_api_text(options)) +
       (!cuda && layout->adjoint > 0 ? "\n" + unit::c_backward_api_text(options) : "") +

@@ -141,6 +141,10 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
         << "], dense_jb[" << 6 * rows << "], dense_gb[" << 6 * rows << "];\n"
         << "  int dense_first[" << rows << "], dense_slot[" << rows << "], dense_body_rows[" << rows
         << "], dense_state;\n";
+  if (layout.nbounded > 0)
+    out << "  /* per contact pair with bounding volumes: -1 where it is evaluated, else a lower\n"
+        << "     bound on its distance (model_unit_broadphase.cpp) */\n"
+        << "  " << name << "_real pair_separation[" << layout.nbounded << "];\n";
   if (layout.nprobe > 0)
     out << "  /* the terrain inputs at a solution's end pose (talon_settle), and those of a first\n"
         << "     attempt (talon_retry_step) */\n"

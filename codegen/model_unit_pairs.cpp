@@ -1,14 +1,17 @@
 // Kernels per type in a model unit (docs/design.md, "Kernels per type", step 4): a program
 // lowered with templates keeps its contact pairs' and joint sets' rows out of its kernels
 // (zeros there), and the unit adds them back per instance. For each unit kernel K the
-// templates have a share of, talon_kernel_K is
+// templates have a share of, talon_unit_K(in, out, separation) is
 //   talon_kernel_K_unrolled(in, out);          the program's own kernel
 //   for each template T, for each of its instances i:
 //     tin[k] = in[gather[i][k]]  (or the instance's constant −1 − gather[i][k])
 //     talon_kernel_pairT_K(tin, tout);
 //     out[scatter[i][o]] += tout[o];
 // with the gather and scatter tables of ir::instance_map, so the code of the contacts and
-// joints grows with their types and the tables with their instances.
+// joints grows with their types and the tables with their instances. Where `separation` is
+// non-null, a contact pair the broadphase set apart (separation[i] ≥ 0) adds its rows' root
+// instead (model_unit_broadphase.cpp). A kernel no template has a share of is talon_unit_K
+// too, a macro for the kernel itself.
 //
 // The tables are stored as runs. An instance's gathers are a few blocks of consecutive
 // indices (a body's q, its u, the rows of a joint, its constants −1, −2, ...), placed the same
@@ -18,6 +21,7 @@
 // or start − (k − begin_r) for a run of constants (start < 0). An instance's constants are a
 // row of the template's constants table, each distinct row stored once (a robot copied 22
 // times has each pair's geometry 22 times); `constant_row` gives an instance's row.
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <map>
@@ -147,21 +151,59 @@ void run_table_text(std::ostringstream& out, const std::string& name, const RunT
   int_table(out, name.c_str(), t.starts);
 }
 
-// The loop adding template T's instances' shares of unit kernel K.
+// The run of table `t` that holds index k, and k's place in it.
+std::pair<int, int> run_of(const RunTable& t, int k) {
+  const int r =
+      static_cast<int>(std::upper_bound(t.begin.begin(), t.begin.end(), k) - t.begin.begin()) - 1;
+  return {r, k - t.begin[r]};
+}
+
+// `name`(in, out, gather, scatter, separation): a separated instance's `terms` added to the
+// unit kernel's outputs straight through the instance's runs, with no template inputs
+// gathered and no zeros scattered (model_unit_broadphase.cpp).
+void skip_function(std::ostringstream& out, const std::string& name,
+                   const std::vector<SkipTerm>& terms, const RunTable& gather,
+                   const RunTable& scatter) {
+  out << "static TALON_CALLABLE void " << name
+      << "(const talon_real* in, talon_real* out, const int* gather, const int* scatter,\n"
+      << "    talon_real separation) {\n"
+      << "  (void)in;\n  (void)gather;\n  (void)separation;\n";
+  for (const SkipTerm& term : terms) {
+    const auto [run, place] = run_of(scatter, term.output);
+    out << "  out[scatter[" << run << "] + " << place << "] += " << term.value;
+    if (term.input >= 0) {
+      const auto [input_run, input_place] = run_of(gather, term.input);
+      out << "in[gather[" << input_run << "] + " << input_place << "]";
+    }
+    out << ";\n";
+  }
+  out << "}\n";
+}
+
+// The loop adding template T's instances' shares of unit kernel K; `skip` names the function
+// that stands in for the template at a separated instance (skip_function), or is empty where
+// the loop evaluates every instance.
 void instance_loop(std::ostringstream& out, const std::string& prefix, int t, const UnitKernel& k,
-                   const InstanceTables& tables, const RunTable& gather, const RunTable& scatter) {
+                   const InstanceTables& tables, const RunTable& gather, const RunTable& scatter,
+                   const std::string& skip) {
   const std::string table = prefix + "_" + k.name;
   const std::string n = std::to_string(tables.count), in = std::to_string(tables.inputs),
                     outputs = std::to_string(tables.outputs);
-  out << "static TALON_CALLABLE void " << table << "_add(const talon_real* in, talon_real* out) {\n"
+  out << "static TALON_CALLABLE void " << table
+      << "_add(const talon_real* in, talon_real* out, const talon_real* separation) {\n"
       << "  talon_real tin[" << in << "], tout[" << outputs << "];\n"
       << "  int i, r, k;\n"
-      << "  for (i = 0; i < " << n << "; ++i) {\n"
+      << (skip.empty() ? "  (void)separation;\n" : "") << "  for (i = 0; i < " << n << "; ++i) {\n"
       << "    const int* gather = " << table << "_gather + i * " << gather.runs() << ";\n"
       << "    const int* scatter = " << table << "_scatter + i * " << scatter.runs() << ";\n"
       << "    const talon_real* constants = " << prefix << "_constants + " << prefix
-      << "_constant_row[i] * " << tables.constants << ";\n"
-      << "    for (r = 0; r < " << gather.runs() << "; ++r)\n"
+      << "_constant_row[i] * " << tables.constants << ";\n";
+  if (!skip.empty())
+    out << "    if (separation && separation[i] >= 0) {\n"
+        << "      " << skip << "(in, out, gather, scatter, separation[i]);\n"
+        << "      continue;\n"
+        << "    }\n";
+  out << "    for (r = 0; r < " << gather.runs() << "; ++r)\n"
       << "      for (k = " << table << "_gather_begin[r]; k < " << table
       << "_gather_begin[r + 1]; ++k) {\n"
       << "        const int step = k - " << table << "_gather_begin[r];\n"
@@ -174,6 +216,12 @@ void instance_loop(std::ostringstream& out, const std::string& prefix, int t, co
       << "_scatter_begin[r + 1]; ++k)\n"
       << "        out[scatter[r] + k - " << table << "_scatter_begin[r]] += tout[k];\n"
       << "  }\n}\n";
+}
+
+// talon_unit_K where K has no template share: the kernel itself.
+std::string whole_kernel_macro(const UnitKernel& k) {
+  return std::string("#define talon_unit_") + k.name + "(in, out, separation) talon_kernel_" +
+         k.name + "(in, out)\n";
 }
 
 }  // namespace
@@ -218,9 +266,12 @@ std::vector<ir::Function> unit_functions(const ir::ResidualProgram& program, boo
 }
 
 std::string pair_text(const ir::ResidualProgram& program, const ModelUnitOptions& options,
-                      bool with_jvp, bool with_backward) {
-  if (!program.pairs) return {};
+                      const BoundedInstances& bounded, bool with_jvp, bool with_backward) {
   std::ostringstream out;
+  if (!program.pairs) {
+    for (const UnitKernel& k : unit_kernels(with_jvp, with_backward)) out << whole_kernel_macro(k);
+    return out.str();
+  }
   out << "/* ---- Contact pairs and joint sets by type: one template each, over its instances "
          "---- */\n";
   const int ntemplates = static_cast<int>(program.pairs->templates.size());
@@ -231,21 +282,34 @@ std::string pair_text(const ir::ResidualProgram& program, const ModelUnitOptions
     int_table(out, (prefix + "_constant_row").c_str(), constants.row_of);
   }
   for (const UnitKernel& k : unit_kernels(with_jvp, with_backward)) {
-    if (!has_template_share(program, k)) continue;
+    if (!has_template_share(program, k)) {
+      out << whole_kernel_macro(k);
+      continue;
+    }
     std::string calls;
     for (int t = 0; t < ntemplates; ++t) {
-      if (!template_has_share(program.pairs->templates[t], k)) continue;
+      const ir::PairTemplate& pair_template = program.pairs->templates[t];
+      if (!template_has_share(pair_template, k)) continue;
       const std::string prefix = "talon_pair" + std::to_string(t);
       const InstanceTables tables = instance_tables(program, t, k);
       const RunTable gather = run_table(tables.gather, tables.inputs, tables.count);
       const RunTable scatter = run_table(tables.scatter, tables.outputs, tables.count);
       run_table_text(out, prefix + "_" + k.name + "_gather", gather);
       run_table_text(out, prefix + "_" + k.name + "_scatter", scatter);
-      instance_loop(out, prefix, t, k, tables, gather, scatter);
-      calls += "  " + prefix + "_" + k.name + "_add(in, out);\n";
+      std::string skip;
+      if (skips_instances(bounded, t, k)) {
+        skip = prefix + "_" + k.name + "_skip";
+        skip_function(out, skip, skip_terms(pair_template, k, options.precision), gather, scatter);
+      }
+      instance_loop(out, prefix, t, k, tables, gather, scatter, skip);
+      const std::string separation =
+          skip.empty() ? "0"
+                       : "separation ? separation + " + std::to_string(bounded.offset[t]) + " : 0";
+      calls += "  " + prefix + "_" + k.name + "_add(in, out, " + separation + ");\n";
     }
-    out << "static TALON_CALLABLE void talon_kernel_" << k.name
-        << "(const talon_real* in, talon_real* out) {\n"
+    out << "static TALON_CALLABLE void talon_unit_" << k.name
+        << "(const talon_real* in, talon_real* out, const talon_real* separation) {\n"
+        << "  (void)separation;\n"
         << "  talon_kernel_" << k.name << "_unrolled(in, out);\n"
         << calls << "}\n";
   }

@@ -11,6 +11,10 @@
 #include "codegen/c_renderer.h"
 #include "codegen/model_unit.h"
 
+namespace talon::ir {
+struct PairTemplate;  // ir/lower/pair_templates.h
+}
+
 namespace talon::codegen::unit {
 
 // Offsets and sizes the generated loops and API use (all in elements).
@@ -42,7 +46,8 @@ struct Layout {
   int pose_cot_q = 0, pose_in_size = 0, pose_q_minus = 0, pose_u_plus = 0, pose_out_size = 0;
   int max_substeps = 1;                     // 2^max_substep_depth: substeps the backward records
   int trace_capacity = 0, trace_width = 0;  // NAME_trace (SolverOptions::trace_capacity)
-  std::vector<std::string> block_names;     // "dynamics" first
+  int nbounded = 0;  // contact pairs with bounding volumes (model_unit_broadphase.cpp)
+  std::vector<std::string> block_names;  // "dynamics" first
 };
 
 // A C99 array size: zero-length arrays are not C.
@@ -85,9 +90,35 @@ ir::Function unit_function(const ir::ResidualProgram& program, const UnitKernel&
 // The functions the unit renders: its kernels, and with pairs also their templates'.
 std::vector<ir::Function> unit_functions(const ir::ResidualProgram& program, bool with_jvp,
                                          bool with_backward);
-// The instance tables, loops and talon_kernel_K of a program with pairs (empty without).
+// The broadphase (model_unit_broadphase.cpp): the pairs with bounding volumes, numbered
+// template by template; `offset[t]` is template t's first (-1: its pairs have none).
+struct BoundedInstances {
+  std::vector<int> offset;
+  int count = 0;
+};
+// None where `broadphase` is off (SolverOptions::broadphase).
+BoundedInstances bounded_instances(const ir::ResidualProgram& program, bool broadphase);
+// Whether template t's loop of unit kernel K skips its separated instances.
+bool skips_instances(const BoundedInstances& bounded, int t, const UnitKernel& k);
+// What a separated instance adds to unit kernel K's outputs in place of template t's share:
+// to template output `output`, `value` followed by template input `input` (C text, e.g.
+// "1 + " and λ), or `value` alone where `input` < 0. Outputs not listed get nothing.
+struct SkipTerm {
+  int output = 0, input = -1;
+  std::string value;
+};
+std::vector<SkipTerm> skip_terms(const ir::PairTemplate& t, const UnitKernel& k,
+                                 ir::CPrecision precision);
+// The bounded pairs' tables and the solver's talon_broadphase_* functions (no-ops without any).
+std::string broadphase_text(const Model& model, const ir::ResidualProgram& program,
+                            const BoundedInstances& bounded, ir::CPrecision precision);
+
+// The instance tables, loops and talon_unit_K (in, out, separation) of every unit kernel:
+// with pairs, K_unrolled plus a loop per template, whose bounded instances are skipped where
+// `separation` (per bounded pair, talon_broadphase_update) is non-null and ≥ 0; without, the
+// kernel itself. talon_kernel_K (in, out) evaluates every pair.
 std::string pair_text(const ir::ResidualProgram& program, const ModelUnitOptions& options,
-                      bool with_jvp, bool with_backward);
+                      const BoundedInstances& bounded, bool with_jvp, bool with_backward);
 
 // The C prelude and a prototype of each kernel in `functions`, which the unit's objects
 // built from the IR define (model_unit_declared.cpp).

@@ -81,8 +81,9 @@ static TALON_CALLABLE void talon_adjoint_point(talon_workspace* ws, int s) {
 #if TALON_CHOOSES
   talon_copy(in + TALON_IN_Q_CHOOSE, ws->rec_q_choose + s * TALON_NQ, TALON_NQ);
 #endif
-  talon_kernel_mass(in, ws->mass);
-  talon_kernel_residual(in, ws->res);
+  talon_broadphase_evaluate_all(ws); /* every pair: the exact Jacobian's preconditioner */
+  talon_unit_mass(in, ws->mass, 0);
+  talon_unit_residual(in, ws->res, 0);
   talon_linearize_frozen(ws);
   talon_schur_select(ws);
   talon_copy(ws->adj_in, in, TALON_IN_W);
@@ -101,7 +102,7 @@ static TALON_CALLABLE void talon_substep_backward(talon_workspace* ws, int s, ta
   talon_adjoint_point(ws, s);
   /* the pose: b_u = ū⁺ + (∂Q/∂u⁺)ᵀ q̄⁺, and q̄⁻'s direct part (∂Q/∂q⁻)ᵀ q̄⁺ */
   talon_copy(ws->pose_in + TALON_POSE_IN_COT_Q, dq, TALON_NQ);
-  talon_kernel_vjp_q_plus(ws->pose_in, ws->adj_out);
+  talon_unit_vjp_q_plus(ws->pose_in, ws->adj_out, 0);
   for (i = 0; i < TALON_NV; ++i) b[i] = du[i] + pulled[TALON_POSE_OUT_U_PLUS + i];
   talon_fill(b + TALON_NV, 0, TALON_NROWS);
   talon_copy(dq, pulled + TALON_POSE_OUT_Q_MINUS, TALON_NQ);
@@ -109,7 +110,7 @@ static TALON_CALLABLE void talon_substep_backward(talon_workspace* ws, int s, ta
   /* d̄ = −(∂F/∂d)ᵀ μ */
   talon_copy(ws->adj_in + TALON_VJP_IN_COT_DYN, mu, TALON_NV);
   talon_copy(ws->adj_in + TALON_VJP_IN_COT_CON, mu + TALON_NV, TALON_NROWS);
-  talon_kernel_vjp_inputs(ws->adj_in, ws->adj_out);
+  talon_unit_vjp_inputs(ws->adj_in, ws->adj_out, 0);
   for (i = 0; i < TALON_NQ; ++i) dq[i] -= pulled[TALON_VJPI_OUT_Q_MINUS + i];
   for (i = 0; i < TALON_NV; ++i) du[i] = -pulled[TALON_VJPI_OUT_U_MINUS + i];
   if (dctrl)

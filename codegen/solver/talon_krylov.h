@@ -66,7 +66,7 @@ static TALON_CALLABLE void talon_krylov_apply(talon_workspace* ws, const talon_r
   int f, j;
   talon_copy(ws->jvp_in + TALON_JVP_IN_TANGENT_U, z, TALON_NV);
   talon_copy(ws->jvp_in + TALON_JVP_IN_TANGENT_LAMBDA, z + TALON_NV, TALON_NROWS);
-  talon_kernel_jvp(ws->jvp_in, ws->jvp_out);
+  talon_unit_jvp(ws->jvp_in, ws->jvp_out, TALON_SEPARATION(ws));
   talon_apply_inverse_mass(ws->mass, ws->jvp_out, w);
   talon_copy(w + TALON_NV, ws->jvp_out + TALON_NV, TALON_NROWS);
   /* the proximal term ρ K of the friction rows (talon_newton.h, talon_proximal_linearization:
@@ -108,7 +108,7 @@ static TALON_CALLABLE void talon_adjoint_apply(talon_workspace* ws, const talon_
                                                talon_real* w) {
   talon_copy(ws->adj_in + TALON_VJP_IN_COT_DYN, z, TALON_NV);
   talon_copy(ws->adj_in + TALON_VJP_IN_COT_CON, z + TALON_NV, TALON_NROWS);
-  talon_kernel_vjp(ws->adj_in, w);
+  talon_unit_vjp(ws->adj_in, w, 0);
 }
 #endif
 

@@ -15,9 +15,13 @@ R"talon_c(
  *                (outputs of `residual`; GAP: g(q⁺) of every contact normal row),
  *                TALON_LIN_{JHAT,C,DIAG} (outputs of the fused `linearize` kernel: Ĵ values,
  *                diag C, diag A, all with W frozen at in[TALON_IN_W...])
- *   kernels      talon_kernel_mass, talon_kernel_residual, talon_kernel_linearize and
- *                talon_kernel_jvp (`jvp_exact`; input offsets TALON_JVP_IN_TANGENT_U /
- *                _LAMBDA, base inputs as in TALON_IN_*), rendered from the ResidualProgram
+ *   kernels      talon_unit_mass, talon_unit_residual, talon_unit_linearize and
+ *                talon_unit_jvp (`jvp_exact`; input offsets TALON_JVP_IN_TANGENT_U /
+ *                _LAMBDA, base inputs as in TALON_IN_*), rendered from the ResidualProgram,
+ *                each (in, out, separation): `separation` null evaluates every contact pair,
+ *                TALON_SEPARATION(ws) skips those the broadphase set apart
+ *   broadphase   talon_broadphase_reset / _update / _clear_impulses / _evaluate_all
+ *                (codegen/model_unit_broadphase.cpp; no-ops for a model without such pairs)
  *   tables       talon_jhat_row/col[NNZ], the pattern by column (talon_jhat_by_col[NNZ],
  *                talon_jhat_row_by_col[NNZ], talon_jhat_col_start[NV + 1]),
  *                talon_row_block[NROWS] (block index, 0 = dynamics),
@@ -80,7 +84,8 @@ static TALON_CALLABLE talon_real talon_friction_mu(const talon_real* params, int
 }
 
 /* Projects the impulses of the current iterate onto the admissible set (the warm start only:
- * Newton's iterates are not projected, the residual's NCP functions take any λ). */
+ * Newton's iterates are not projected, the residual's NCP functions take any λ); a contact pair
+ * that cannot touch in the step has none. */
 static TALON_CALLABLE void talon_admissible_impulses(talon_workspace* ws) {
   talon_real* lambda = ws->in + TALON_IN_LAMBDA;
   const talon_real* params = ws->in + TALON_IN_PARAMS;
@@ -98,6 +103,15 @@ static TALON_CALLABLE void talon_admissible_impulses(talon_workspace* ws) {
       t[1] *= shrink;
     }
   }
+  talon_broadphase_update(ws);
+  talon_broadphase_clear_impulses(ws);
+}
+
+/* The residual of the iterate in ws->in into ws->res, the contact pairs that cannot touch
+ * set to their root instead of evaluated (the unit's broadphase, talon_broadphase_update). */
+static TALON_CALLABLE void talon_residual(talon_workspace* ws) {
+  talon_broadphase_update(ws);
+  talon_unit_residual(ws->in, ws->res, TALON_SEPARATION(ws));
 }
 
 /* The friction weight s frozen for the linearisation: non-negative and finite (the
@@ -140,7 +154,7 @@ static TALON_CALLABLE talon_real talon_start_iterate(talon_workspace* ws, const 
   talon_copy(ws->in + TALON_IN_U_PLUS, u, TALON_NV);
   for (j = 0; j < TALON_NROWS; ++j) lambda_in[j] = lambda ? scale * lambda[j] : 0;
   talon_admissible_impulses(ws);
-  talon_kernel_residual(ws->in, ws->res);
+  talon_residual(ws);
   return talon_merit(ws, ws->block_now);
 }
 
@@ -157,7 +171,7 @@ static TALON_CALLABLE talon_real talon_corrected_iterate(talon_workspace* ws) {
   int j;
   talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, ws->body_a);
   for (j = 0; j < TALON_NV; ++j) u[j] -= ws->body_a[j];
-  talon_kernel_residual(ws->in, ws->res);
+  talon_residual(ws);
   return talon_merit(ws, ws->block_now);
 }
 
@@ -239,7 +253,7 @@ static TALON_CALLABLE void talon_linearize_frozen(talon_workspace* ws) {
   int i, f;
   for (f = 0; f < TALON_NFRICTION; ++f)
     ws->in[TALON_IN_W + f] = talon_frozen_weight(ws->res[TALON_RES_W + f]);
-  talon_kernel_linearize(ws->in, ws->lin);
+  talon_unit_linearize(ws->in, ws->lin, TALON_SEPARATION(ws));
   for (i = 0; i < TALON_NROWS; ++i)
     ws->scale[i] = diag[i] > TALON_TINY && diag[i] < TALON_HUGE ? 1 / TALON_SQRT(diag[i]) : 0;
 }
@@ -280,7 +294,7 @@ static TALON_CALLABLE talon_real talon_trial(talon_workspace* ws, talon_real alp
 #if TALON_TRACE_CAPACITY > 0
   ws->trace_step[0] = alpha; /* the last trial is the accepted step (0: none) */
 #endif
-  talon_kernel_residual(ws->in, ws->res);
+  talon_residual(ws);
   return talon_merit(ws, ws->block_now);
 }
 
@@ -474,7 +488,7 @@ static TALON_CALLABLE talon_real talon_split_iterate(talon_workspace* ws) {
   talon_copy(ws->in + TALON_IN_U_PLUS, ws->start_u, TALON_NV);
   talon_copy(ws->in + TALON_IN_LAMBDA, ws->split_lambda, TALON_NROWS);
   talon_admissible_impulses(ws);
-  talon_kernel_residual(ws->in, ws->res);
+  talon_residual(ws);
   return talon_merit(ws, ws->block_now);
 }
 #endif
@@ -493,7 +507,7 @@ static TALON_CALLABLE talon_real talon_split_iterate(talon_workspace* ws) {
 static TALON_CALLABLE talon_real talon_resume_iterate(talon_workspace* ws) {
   talon_copy(ws->in + TALON_IN_U_PLUS, ws->best_u, TALON_NV);
   talon_copy(ws->in + TALON_IN_LAMBDA, ws->best_lambda, TALON_NROWS);
-  talon_kernel_residual(ws->in, ws->res);
+  talon_residual(ws);
   return talon_merit(ws, ws->block_now);
 }
 
@@ -531,7 +545,8 @@ static TALON_CALLABLE int talon_solve(talon_workspace* ws, int start) {
   ws->stats.newton_iterations = 0;
   ws->stats.pcr_iterations = 0;
   ws->stats.best_iterate = -1;
-  talon_kernel_mass(ws->in, ws->mass);
+  talon_broadphase_reset(ws);
+  talon_unit_mass(ws->in, ws->mass, 0);
   if (start == TALON_START_RESUME)
     merit = talon_resume_iterate(ws);
 #if TALON_RESOLVE_SPLIT_STEPS
@@ -1025,7 +1040,7 @@ static TALON_CALLABLE void talon_contact_gaps(talon_workspace* ws, talon_real* g
   talon_copy(ws->in + TALON_IN_Q_CHOOSE, ws->best_q, TALON_NQ);
   talon_copy(ws->in + TALON_IN_U_PLUS, ws->best_u, TALON_NV);
   talon_copy(ws->in + TALON_IN_LAMBDA, ws->best_lambda, TALON_NROWS);
-  talon_kernel_residual(ws->in, ws->res);
+  talon_unit_residual(ws->in, ws->res, 0);
   for (c = 0; c < TALON_NNORMAL; ++c) gaps[c] = ws->res[TALON_RES_GAP + c];
 }
 #ifdef TALON_SOLVER_EMBED

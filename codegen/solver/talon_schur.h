@@ -102,10 +102,12 @@ static TALON_CALLABLE void talon_schur_select(talon_workspace* ws) {
     const talon_real weight = talon_jhat_col[k] % 6 < 3 ? body[7] : body[8] + body[9] + body[10];
     bound[talon_jhat_row[k]] += jhat[k] * jhat[k] * weight;
   }
-  for (i = 0; i < TALON_NROWS; ++i) {
-    const int coupled = ws->scale[i] > 0 && bound[i] > (talon_real)TALON_SCHUR_DECOUPLED * diag[i];
-    ws->schur_position[i] = coupled ? n : -1;
-    if (coupled) ws->schur_rows[n++] = i;
+  for (i = 0; i < TALON_NROWS; ++i) { /* in the factor's order (codegen/schur_order.h) */
+    const int row = talon_schur_order[i];
+    const int coupled =
+        ws->scale[row] > 0 && bound[row] > (talon_real)TALON_SCHUR_DECOUPLED * diag[row];
+    ws->schur_position[row] = coupled ? n : -1;
+    if (coupled) ws->schur_rows[n++] = row;
   }
   ws->schur_nrows = n;
   for (k = 0; k < TALON_NNZ; ++k) {

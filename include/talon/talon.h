@@ -84,6 +84,7 @@ struct SolverSettings {
   std::optional<int> max_substep_depth;         // halvings of an unconverged step, 0..8
   std::optional<double> convergence_tolerance;  // m/s (> 0)
   std::optional<bool> resolve_split_steps;      // re-solve a split step at full h
+  std::optional<bool> broadphase;               // skip contact pairs that cannot touch
   std::optional<int> adjoint_iterations;        // backward FGMRES per cycle, 1..1000 (gradients)
   std::optional<double> adjoint_tolerance;      // backward relative residual > 0 (gradients)
 };

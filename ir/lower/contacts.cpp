@@ -24,6 +24,7 @@
 
 #include "ir/lower/contact_geometry.h"
 #include "ir/lower/contact_pairs.h"
+#include "ir/lower/pair_bounds.h"
 
 namespace talon::ir::lower {
 namespace {
@@ -60,31 +61,6 @@ V3 point_velocity(const Context& ctx, int body, const V3& p) {
   if (body < 0) return zero_vector(ctx.g);
   const BodyState& s = ctx.bodies[body];
   return s.v_plus + cross(s.w_plus, p - s.plus.com);
-}
-
-// The largest distance of a point of the geom from its centre.
-double geom_reach(const Model& m, int geom) {
-  const Vec3& size = m.geom_size[geom];
-  switch (m.geom_type[geom]) {
-    case GeomType::Sphere:
-      return size.x();
-    case GeomType::Capsule:
-      return size.x() + size.y();
-    case GeomType::Cylinder:
-      return std::hypot(size.x(), size.y());
-    case GeomType::Box:
-    case GeomType::Ellipsoid:
-      return size.norm();
-    case GeomType::Mesh: {
-      double reach = 0;
-      for (const Vec3& v : m.geom_hull_vertices[geom]) reach = std::max(reach, v.norm());
-      return reach;
-    }
-    case GeomType::Plane:
-    case GeomType::Terrain:
-      break;
-  }
-  return 0;
 }
 
 // The terrain under a geom, as the generated query leaves it (program.h, TerrainProbe): the
@@ -244,10 +220,6 @@ struct FrictionTerms {
   Expr slack;        // the preconditioner's weight s = 1/d − 1 (see below)
   Expr residual[2];  // natural-map residual per direction
 };
-
-// Below this slope of the projection the preconditioner treats a contact as separated; it
-// bounds s = 1/d − 1 by 1e8 (the frozen row's C = s k_t then dominates its diagonal).
-constexpr double kMinProjectionSlope = 1e-8;
 
 // The natural-map residual from slip v_t, impulses λ_t, the normal impulse λ_n, μ, k_t and the
 // regularisation R_t, and the preconditioner's weight.

@@ -21,6 +21,7 @@ TEST_CASE("the solver defaults are docs/solver_options.md's", "[runtime][docs]")
   CHECK(solver.convergence_tolerance == 1e-6);
   CHECK(solver.max_substep_depth == 5);  // the finest substep h/32
   CHECK(solver.resolve_split_steps);
+  CHECK(solver.broadphase);
   CHECK(solver.divergence_tolerance == 1.0);  // "a finest substep still above 1 m/s fails"
   // `talon gradient` and the API's gradients: K = 32, PCR 64.
   const codegen::SolverOptions gradient = gradient_solver_options();

@@ -1,0 +1,294 @@
+// The broadphase of a model unit (docs/design.md, "Kernels per type", item 6): a contact pair
+// whose bounding volumes cannot meet by the end of the step is not evaluated.
+//
+// Why it is exact: the rows of a pair whose geoms are apart at q⁺ have their root at λ = 0
+// (the normal rows' Fischer–Burmeister function of a positive gap and no impulse is 0, to
+// the ε²h²/(2g) of its smoothing, ~1e-22; a friction cone of radius μλ_n = 0 holds only
+// λ_t = 0), and there the pair adds nothing to its bodies' momentum balance. Its rows do not
+// see the bodies' velocities there either (∂φ/∂g = 1 − g/|g| = 0), so a Newton direction
+// gives them Δλ = −λ = 0, and their impulses' columns, −Jᵀ Δλ, add nothing to the others'.
+// The unit's solver therefore puts such a pair's rows as λ = 0 directly: residual λ,
+// derivative 1 (a friction row's frozen form times 1 + s, as the preconditioner scales them,
+// talon_krylov.h), no share of r_dyn, the separated friction weight, and the distance bound
+// as the gap; the other rows' directions are those the evaluated pair would give.
+//
+// Which pairs: those of two geoms of finite extent (no plane, no terrain), by a lower bound
+// on their distance at q⁺ = q⁻ ⊕ h u⁺ for the iterate's u⁺. Each geom is inside a sphere of
+// radius r swept along a segment (ir/lower/pair_bounds.h). A point p of a body (from its
+// centre of mass) moves by at most h|v| + |p| min(2, h|ω|) over the step (a turn by h|ω| at
+// most), so the geoms are at least the segments' distance at q⁻, less each body's travel for
+// its segment's farther end, less r_a + r_b apart. Each attempt at a step (talon_solve)
+// starts with every pair undecided; every residual evaluation first moves the pairs not yet
+// evaluated whose bound at that iterate has fallen below TALON_BROADPHASE_MARGIN times their
+// radii into the evaluated set, where they stay for the attempt. A pair joins at λ = 0 and a
+// positive distance, where its rows are already at their root: the residual does not jump.
+// The backward step evaluates every pair (talon_adjoint.h).
+#include <sstream>
+
+#include "codegen/model_unit_parts.h"
+#include "ir/lower/pair_bounds.h"
+
+namespace talon::codegen::unit {
+namespace {
+
+bool skippable_kernel(const UnitKernel& k) {
+  const std::string name = k.name;
+  return name == "residual" || name == "linearize" || name == "jvp";
+}
+
+// Per template row: the template's friction weight index of a friction row, -1 for a normal row.
+std::vector<int> friction_index_of_rows(const ir::ResidualProgram& p) {
+  std::vector<int> out(p.nrows, -1);
+  for (const ir::ContactSlot& slot : p.slots)
+    if (slot.friction_row >= 0)
+      out[slot.friction_row] = out[slot.friction_row + 1] = slot.friction_index;
+  return out;
+}
+
+// A separated instance's share of the residual (see the top of this file): r_con and the
+// merit λ, the separated friction weight, the bound as the gap; nothing on r_dyn.
+std::vector<SkipTerm> residual_skip(const ir::ResidualProgram& p, ir::CPrecision precision) {
+  const ir::Kernel& k = p.kernel("residual");
+  const ir::Slice* lambda = k.input("lambda");
+  const ir::Slice* r_con = k.output("r_con");
+  const ir::Slice* merit = k.output("merit");
+  const ir::Slice* weights = k.output("friction_w");
+  const ir::Slice* gap = k.output("gap");
+  std::vector<SkipTerm> out;
+  for (int j = 0; j < p.nrows; ++j) {
+    out.push_back({r_con->offset + j, lambda->offset + j, ""});
+    out.push_back({merit->offset + j, lambda->offset + j, ""});
+  }
+  std::ostringstream weight;
+  weight.precision(precision == ir::CPrecision::Float ? 9 : 17);
+  weight << ir::kSeparatedFrictionWeight;
+  for (int f = 0; weights && f < weights->size; ++f)
+    out.push_back({weights->offset + f, -1, weight.str()});
+  for (int g = 0; gap && g < gap->size; ++g) out.push_back({gap->offset + g, -1, "separation"});
+  return out;
+}
+
+// Ĵ's entries 0; C and diag A 1 (a friction row: 1 + s, its frozen form's scale).
+std::vector<SkipTerm> linearize_skip(const ir::ResidualProgram& p) {
+  const ir::Kernel& jhat = p.kernel("jhat");
+  const int nnz = static_cast<int>(jhat.function.outputs.size());
+  const ir::Slice* weights = jhat.input("friction_w");
+  const std::vector<int> friction = friction_index_of_rows(p);
+  std::vector<SkipTerm> out;
+  for (int j = 0; j < p.nrows; ++j)
+    for (int output : {nnz + j, nnz + p.nrows + j})
+      out.push_back(friction[j] < 0 ? SkipTerm{output, -1, "1"}
+                                    : SkipTerm{output, weights->offset + friction[j], "1 + "});
+  return out;
+}
+
+// The rows' derivative 1 with respect to their own λ, nothing else.
+std::vector<SkipTerm> jvp_skip(const ir::ResidualProgram& p) {
+  const ir::Kernel& jvp = p.kernel("jvp_exact");
+  const ir::Slice* tangent = jvp.input("tangent_lambda");
+  const int ndyn = static_cast<int>(jvp.function.outputs.size()) - p.nrows;
+  std::vector<SkipTerm> out;
+  for (int j = 0; j < p.nrows; ++j) out.push_back({ndyn + j, tangent->offset + j, ""});
+  return out;
+}
+
+}  // namespace
+
+BoundedInstances bounded_instances(const ir::ResidualProgram& program, bool broadphase) {
+  BoundedInstances out;
+  if (!program.pairs) return out;
+  const ir::PairTemplates& pairs = *program.pairs;
+  std::vector<int> count(pairs.templates.size(), 0);
+  for (const ir::PairInstance& instance : pairs.instances) ++count[instance.template_index];
+  out.offset.assign(pairs.templates.size(), -1);
+  for (std::size_t t = 0; t < pairs.templates.size(); ++t) {
+    if (!broadphase || !ir::has_bounds(pairs.templates[t])) continue;
+    out.offset[t] = out.count;
+    out.count += count[t];
+  }
+  return out;
+}
+
+bool skips_instances(const BoundedInstances& bounded, int t, const UnitKernel& k) {
+  return bounded.count > 0 && bounded.offset[t] >= 0 && skippable_kernel(k);
+}
+
+std::vector<SkipTerm> skip_terms(const ir::PairTemplate& t, const UnitKernel& k,
+                                 ir::CPrecision precision) {
+  const std::string kernel = k.name;
+  if (kernel == "residual") return residual_skip(t.program, precision);
+  if (kernel == "linearize") return linearize_skip(t.program);
+  return jvp_skip(t.program);
+}
+
+std::string broadphase_text(const Model& model, const ir::ResidualProgram& program,
+                            const BoundedInstances& bounded, ir::CPrecision precision) {
+  std::ostringstream out;
+  out << "/* ---- Broadphase: the contact pairs that cannot touch in the step "
+         "(model_unit_broadphase.cpp) ---- */\n"
+      << "#define TALON_NBOUNDED " << bounded.count << "\n";
+  if (bounded.count == 0) {
+    out << "#define TALON_SEPARATION(ws) ((const talon_real*)0)\n"
+        << "#define talon_broadphase_reset(ws) ((void)(ws))\n"
+        << "#define talon_broadphase_evaluate_all(ws) ((void)(ws))\n"
+        << "#define talon_broadphase_update(ws) ((void)(ws))\n"
+        << "#define talon_broadphase_clear_impulses(ws) ((void)(ws))\n";
+    return out.str();
+  }
+  std::vector<int> body, rows_begin{0}, rows;
+  std::vector<double> ends, radius;
+  const ir::PairTemplates& pairs = *program.pairs;
+  // Bounded index = template offset + the instance's index among its template's.
+  std::vector<std::vector<const ir::PairInstance*>> by_template(pairs.templates.size());
+  for (const ir::PairInstance& instance : pairs.instances)
+    by_template[instance.template_index].push_back(&instance);
+  for (std::size_t t = 0; t < pairs.templates.size(); ++t) {
+    if (bounded.offset[t] < 0) continue;
+    for (const ir::PairInstance* instance : by_template[t]) {
+      const ir::PairBounds b = ir::pair_bounds(model, *instance);
+      for (int side = 0; side < 2; ++side) {
+        body.push_back(b.body[side]);
+        for (const Vec3& end : b.ends[side])
+          for (int i = 0; i < 3; ++i) ends.push_back(end[i]);
+      }
+      radius.push_back(b.radius[0] + b.radius[1]);
+      rows.insert(rows.end(), instance->rows.begin(), instance->rows.end());
+      rows_begin.push_back(static_cast<int>(rows.size()));
+    }
+  }
+  int_table(out, "talon_bounded_body", body);
+  real_table(out, "talon_bounded_ends", ends, precision);
+  real_table(out, "talon_bounded_radius", radius, precision);
+  int_table(out, "talon_bounded_rows_begin", rows_begin);
+  int_table(out, "talon_bounded_rows", rows);
+  out << R"(#define TALON_SEPARATION(ws) ((const talon_real*)(ws)->pair_separation)
+/* A pair joins the evaluated ones once its bound falls below this times its radii. */
+#define TALON_BROADPHASE_MARGIN 1e-3
+
+/* The world position at q⁻ of the point `local` of sim body `body` (from its centre of mass,
+ * in its sim frame; -1: `local` is in the world). */
+static TALON_CALLABLE void talon_bounded_point(const talon_real* in, int body,
+                                               const talon_real* local, talon_real* p) {
+  const talon_real *x, *q;
+  talon_real t[3];
+  if (body < 0) {
+    talon_copy(p, local, 3);
+    return;
+  }
+  x = in + TALON_IN_Q_MINUS + 7 * body;
+  q = x + 3;
+  /* R(q) o = o + w t + v × t, t = 2 v × o, q = (w, v) */
+  t[0] = 2 * (q[2] * local[2] - q[3] * local[1]);
+  t[1] = 2 * (q[3] * local[0] - q[1] * local[2]);
+  t[2] = 2 * (q[1] * local[1] - q[2] * local[0]);
+  p[0] = x[0] + local[0] + q[0] * t[0] + q[2] * t[2] - q[3] * t[1];
+  p[1] = x[1] + local[1] + q[0] * t[1] + q[3] * t[0] - q[1] * t[2];
+  p[2] = x[2] + local[2] + q[0] * t[2] + q[1] * t[1] - q[2] * t[0];
+}
+
+/* How far a point of sim body `body` at most `extent` from its centre of mass moves from q⁻
+ * to q⁺ = q⁻ ⊕ h u⁺: h|v| + extent · min(2, h|ω|) (a turn by h|ω| at most). */
+static TALON_CALLABLE talon_real talon_bounded_travel(const talon_real* in, int body,
+                                                      talon_real extent) {
+  const talon_real h = in[TALON_IN_H];
+  const talon_real* u;
+  talon_real turn;
+  if (body < 0) return 0;
+  u = in + TALON_IN_U_PLUS + 6 * body;
+  turn = h * TALON_SQRT(talon_dot(u + 3, u + 3, 3));
+  return h * TALON_SQRT(talon_dot(u, u, 3)) + extent * (turn < 2 ? turn : 2);
+}
+
+static TALON_CALLABLE talon_real talon_clamp01(talon_real x) {
+  return x < 0 ? 0 : (x > 1 ? 1 : x);
+}
+
+/* The distance between the segments p1 q1 and p2 q2 (either may be a point): Ericson,
+ * Real-Time Collision Detection (2005), 5.1.9. */
+static TALON_CALLABLE talon_real talon_segment_distance(const talon_real* p1, const talon_real* q1,
+                                                        const talon_real* p2,
+                                                        const talon_real* q2) {
+  talon_real d1[3], d2[3], r[3], c[3], a, e, f, s = 0, t = 0;
+  int i;
+  for (i = 0; i < 3; ++i) {
+    d1[i] = q1[i] - p1[i];
+    d2[i] = q2[i] - p2[i];
+    r[i] = p1[i] - p2[i];
+  }
+  a = talon_dot(d1, d1, 3);
+  e = talon_dot(d2, d2, 3);
+  f = talon_dot(d2, r, 3);
+  if (a > 0 && e > 0) {
+    const talon_real b = talon_dot(d1, d2, 3), cr = talon_dot(d1, r, 3);
+    const talon_real denominator = a * e - b * b;
+    s = denominator > 0 ? talon_clamp01((b * f - cr * e) / denominator) : 0;
+    t = (b * s + f) / e;
+    if (t < 0) {
+      t = 0;
+      s = talon_clamp01(-cr / a);
+    } else if (t > 1) {
+      t = 1;
+      s = talon_clamp01((b - cr) / a);
+    }
+  } else if (a > 0) {
+    s = talon_clamp01(-talon_dot(d1, r, 3) / a);
+  } else if (e > 0) {
+    t = talon_clamp01(f / e);
+  }
+  for (i = 0; i < 3; ++i) c[i] = r[i] + s * d1[i] - t * d2[i];
+  return TALON_SQRT(talon_dot(c, c, 3));
+}
+
+/* A lower bound on the distance between bounded pair k's geoms at the step's end, for the
+ * iterate's u⁺: their swept spheres' axes apart at q⁻, less how far each can move. */
+static TALON_CALLABLE talon_real talon_bounded_distance(const talon_real* in, int k) {
+  const talon_real* ends = talon_bounded_ends + 12 * k;
+  talon_real world[12], travel = 0;
+  int side;
+  for (side = 0; side < 2; ++side) {
+    const int body = talon_bounded_body[2 * k + side];
+    const talon_real* end = ends + 6 * side;
+    const talon_real extent =
+        TALON_SQRT(TALON_FMAX(talon_dot(end, end, 3), talon_dot(end + 3, end + 3, 3)));
+    talon_bounded_point(in, body, end, world + 6 * side);
+    talon_bounded_point(in, body, end + 3, world + 6 * side + 3);
+    travel += talon_bounded_travel(in, body, extent);
+  }
+  return talon_segment_distance(world, world + 3, world + 6, world + 9) - travel -
+         talon_bounded_radius[k];
+}
+
+)";
+  out << R"(/* pair_separation[k]: −1 where pair k is evaluated, else a lower bound on its distance. */
+static TALON_CALLABLE void talon_broadphase_reset(talon_workspace* ws) {
+  talon_fill(ws->pair_separation, 0, TALON_NBOUNDED);
+}
+
+/* (a macro: only the backward step uses it) */
+#define talon_broadphase_evaluate_all(ws) talon_fill((ws)->pair_separation, -1, TALON_NBOUNDED)
+
+/* Moves the pairs not evaluated whose bound at the iterate in ws->in is within the margin to
+ * the evaluated ones, and updates the others' bounds. */
+static TALON_CALLABLE void talon_broadphase_update(talon_workspace* ws) {
+  int k;
+  for (k = 0; k < TALON_NBOUNDED; ++k)
+    if (ws->pair_separation[k] >= 0) {
+      const talon_real d = talon_bounded_distance(ws->in, k);
+      ws->pair_separation[k] =
+          d > (talon_real)TALON_BROADPHASE_MARGIN * talon_bounded_radius[k] ? d : -1;
+    }
+}
+
+/* The root of a pair not evaluated has no impulse: its rows' λ = 0 in the iterate. */
+static TALON_CALLABLE void talon_broadphase_clear_impulses(talon_workspace* ws) {
+  int k, r;
+  for (k = 0; k < TALON_NBOUNDED; ++k)
+    if (ws->pair_separation[k] >= 0)
+      for (r = talon_bounded_rows_begin[k]; r < talon_bounded_rows_begin[k + 1]; ++r)
+        ws->in[TALON_IN_LAMBDA + talon_bounded_rows[r]] = 0;
+}
+)";
+  return out.str();
+}
+
+}  // namespace talon::codegen::unit
