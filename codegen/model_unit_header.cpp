@@ -125,7 +125,9 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
                                                 {"first_lambda", rows},
                                                 {"first_choose", nq},
                                                 {"schur_jhat", nnz},
-                                                {"schur_jhat_by_col", nnz}};
+                                                {"schur_jhat_by_col", nnz},
+                                                {"live_jhat", nnz},
+                                                {"live_jhat_by_col", nnz}};
   out << "/* Everything one step needs; the solver's own (read the statistics through `stats`). "
          "*/\n"
       << "typedef struct " << name << "_workspace {\n";
@@ -134,13 +136,21 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
   out << "  /* the Schur operator's coupled rows and their entries (talon_schur_select) */\n"
       << "  int schur_rows[" << rows << "], schur_position[" << rows << "], schur_row[" << nnz
       << "], schur_col[" << nnz << "], schur_row_by_col[" << nnz << "], schur_col_start["
-      << layout.nv + 1 << "], schur_nrows, schur_nnz;\n";
+      << layout.nv + 1 << "], schur_nrows, schur_nnz;\n"
+      << "  /* Ĵ's entries that are not zero (talon_live_entries) */\n"
+      << "  int live_row[" << nnz << "], live_col[" << nnz << "], live_row_by_col[" << nnz
+      << "], live_col_start[" << layout.nv + 1 << "], live_nnz;\n";
   if (layout.dense_rows > 0)
     out << "  /* the Schur system's Cholesky factor and its assembly (talon_dense.h) */\n"
         << "  " << name << "_real dense_l[" << layout.dense_rows * (layout.dense_rows + 1) / 2
         << "], dense_jb[" << 6 * rows << "], dense_gb[" << 6 * rows << "];\n"
         << "  int dense_first[" << rows << "], dense_slot[" << rows << "], dense_body_rows[" << rows
-        << "], dense_state;\n";
+        << "], dense_state;\n"
+        << "  /* the factor's row order (talon_schur_order) */\n"
+        << "  int order_row_bodies[" << 2 * rows << "], order_body_rows[" << 2 * rows
+        << "], order_body_start[" << layout.nsim + 1 << "], order_cursor["
+        << array_size(layout.nsim) << "], order_degree[" << rows << "], order_list[" << rows
+        << "], order_mark[" << rows << "];\n";
   if (layout.nbounded > 0)
     out << "  /* per contact pair with bounding volumes: -1 where it is evaluated, else a lower\n"
         << "     bound on its distance (model_unit_broadphase.cpp) */\n"

@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "codegen/model_unit_parts.h"
-#include "codegen/schur_order.h"
 #include "codegen/terrain_bvh.h"
 #include "ir/ops.h"
 
@@ -262,7 +261,6 @@ std::string table_text(const Model& model, const ir::ResidualProgram& p, const L
   int_table(out, "talon_jhat_row", p.jhat_row);
   int_table(out, "talon_jhat_col", p.jhat_col);
   jhat_column_tables(out, p);
-  int_table(out, "talon_schur_order", schur_row_order(p));
   int_table(out, "talon_row_block", row_blocks(p));
   int_table(out, "talon_row_unilateral", unilateral_rows(p));
   const FrictionTables friction = friction_tables(model, p);

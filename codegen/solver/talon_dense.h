@@ -12,15 +12,18 @@ R"talon_c(
  * the directions were wrong by far more than their residual suggested, Newton crawled along
  * those modes and cycled across the friction cones' kinks (MuJoCo's humanoid dropped at
  * h = 0.05, bench/RESULTS.md, twenty-second session). A factorisation solves the frozen
- * system exactly at the cost of about n³/6 multiply-adds for n coupled rows (a fraction of an
- * update for the humanoid's ~150), after which each FGMRES iteration only has to correct the
- * difference between the frozen and the exact Jacobian.
+ * system exactly at the cost of at most n³/6 multiply-adds for n coupled rows, after which
+ * each FGMRES iteration only has to correct the difference between the frozen and the exact
+ * Jacobian.
  *
  * The factor is the Cholesky factor L (A = L Lᵀ) of the Jacobi-scaled S A S (unit diagonal)
  * over ws->schur_rows, packed by rows (row i's entries 0…i at i(i+1)/2), built once per
  * linearisation on the first solve that needs it (talon_schur_select marks it stale). Row i of
  * L is zero before ws->dense_first[i], the first column of S A S's row i that is not (fill
- * stays inside that envelope), so every dot product starts there. A is only semi-definite
+ * stays inside that envelope), so every dot product starts there; the rows are in reverse
+ * Cuthill–McKee order (talon_schur.h, talon_schur_order), which keeps the envelope narrow:
+ * the humanoid's ~175 coupled rows factor in ~49 k multiply-adds instead of ~880 k dense
+ * (bench/RESULTS.md, twenty-ninth session). A is only semi-definite
  * where rows are dependent (four normal rows for three constrained DOF of a box on its
  * corners, without compliance): a pivot within TALON_DENSE_PIVOT_ULPS · n · ε of zero marks
  * its row dependent, L's column there is zero and the solve leaves that row's component at 0

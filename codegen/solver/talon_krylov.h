@@ -47,13 +47,14 @@ static TALON_CALLABLE void talon_scale_friction_rows(const talon_workspace* ws, 
 /* z = P⁻¹ L⁻¹ v (z, v of size TALON_KRYLOV_N). Uses rhs, pcr_*, body_a, body_b. */
 static TALON_CALLABLE int talon_krylov_precondition(talon_workspace* ws, const talon_real* v,
                                                     talon_real* z) {
-  const talon_real* jhat = ws->lin + TALON_LIN_JHAT;
   int i, k, iterations;
   for (i = 0; i < TALON_NROWS; ++i) ws->rhs[i] = v[TALON_NV + i];
   talon_scale_friction_rows(ws, ws->rhs);
-  for (k = 0; k < TALON_NNZ; ++k) ws->rhs[talon_jhat_row[k]] -= jhat[k] * v[talon_jhat_col[k]];
+  for (k = 0; k < ws->live_nnz; ++k) /* Ĵ's live entries (talon_schur.h) */
+    ws->rhs[ws->live_row[k]] -= ws->live_jhat[k] * v[ws->live_col[k]];
   iterations = talon_pcr_solve(ws);
-  talon_jhat_transpose_apply(jhat, ws->pcr_x, ws->body_a);
+  talon_columns_apply(ws->live_jhat_by_col, ws->live_row_by_col, ws->live_col_start, ws->pcr_x,
+                      ws->body_a);
   talon_apply_inverse_mass(ws->mass, ws->body_a, ws->body_b);
   for (i = 0; i < TALON_NV; ++i) z[i] = v[i] + ws->body_b[i];
   for (i = 0; i < TALON_NROWS; ++i) z[TALON_NV + i] = ws->pcr_x[i];
@@ -89,13 +90,14 @@ static TALON_CALLABLE void talon_krylov_apply(talon_workspace* ws, const talon_r
  * Uses rhs, pcr_*, body_a, body_b. */
 static TALON_CALLABLE int talon_adjoint_precondition(talon_workspace* ws, const talon_real* v,
                                                      talon_real* z) {
-  const talon_real* jhat = ws->lin + TALON_LIN_JHAT;
   int i, iterations;
   for (i = 0; i < TALON_NROWS; ++i) ws->rhs[i] = v[TALON_NV + i];
   talon_apply_inverse_mass(ws->mass, v, ws->body_a);
-  talon_sparse_apply_add(jhat, talon_jhat_row, talon_jhat_col, TALON_NNZ, ws->body_a, ws->rhs);
+  talon_sparse_apply_add(ws->live_jhat, ws->live_row, ws->live_col, ws->live_nnz, ws->body_a,
+                         ws->rhs);
   iterations = talon_pcr_solve(ws); /* clobbers body_a, body_b */
-  talon_jhat_transpose_apply(jhat, ws->pcr_x, ws->body_b);
+  talon_columns_apply(ws->live_jhat_by_col, ws->live_row_by_col, ws->live_col_start, ws->pcr_x,
+                      ws->body_b);
   for (i = 0; i < TALON_NV; ++i) ws->body_b[i] = v[i] - ws->body_b[i];
   talon_apply_inverse_mass(ws->mass, ws->body_b, z);
   for (i = 0; i < TALON_NROWS; ++i) z[TALON_NV + i] = ws->pcr_x[i];

@@ -48,17 +48,18 @@ static TALON_CALLABLE void talon_apply_inverse_mass(const talon_real* mass, cons
     talon_apply_body_inverse_mass(mass + 20 * b, x + 6 * b, y + 6 * b);
 }
 
-/* y[NV] = Ĵᵀ x[NROWS] (y overwritten), column by column (talon_jhat_by_col), each column
- * summed in a register. Adding every entry to y[col] in memory chained each addition to the
- * store before it: 40 % of the operator's time on the humanoid (bench/RESULTS.md). A
- * column's entries are summed from 0 in pattern order, so y is the same bit for bit. */
-static TALON_CALLABLE void talon_jhat_transpose_apply(const talon_real* jhat, const talon_real* x,
-                                                      talon_real* y) {
+/* y[NV] = Ĵᵀ x (y overwritten) for entries listed by column: column c's are values[k] at rows
+ * rows[k], k in [col_start[c], col_start[c + 1]), each column summed in a register. Adding
+ * every entry to y[col] in memory chained each addition to the store before it: 40 % of the
+ * operator's time on the humanoid (bench/RESULTS.md). A column's entries are summed from 0
+ * in pattern order, so y is the same bit for bit whichever exact zeros the list leaves out. */
+static TALON_CALLABLE void talon_columns_apply(const talon_real* values, const int* rows,
+                                               const int* col_start, const talon_real* x,
+                                               talon_real* y) {
   int col, k;
   for (col = 0; col < TALON_NV; ++col) {
     talon_real sum = 0;
-    for (k = talon_jhat_col_start[col]; k < talon_jhat_col_start[col + 1]; ++k)
-      sum += jhat[talon_jhat_by_col[k]] * x[talon_jhat_row_by_col[k]];
+    for (k = col_start[col]; k < col_start[col + 1]; ++k) sum += values[k] * x[rows[k]];
     y[col] = sum;
   }
 }
@@ -84,48 +85,179 @@ static TALON_CALLABLE void talon_sparse_apply_add(const talon_real* values, cons
   }
 }
 
+/* Ĵ's entries that are not exactly zero, in pattern order (live_jhat, live_row, live_col) and
+ * by column (live_jhat_by_col, live_row_by_col, live_col_start): the preconditioner's products
+ * with Ĵ and Ĵᵀ skip the rest, most of them the rows of contact pairs the broadphase set apart
+ * (codegen/model_unit_broadphase.cpp: 1 400 of the humanoid's 3 216 entries). */
+static TALON_CALLABLE void talon_live_entries(talon_workspace* ws) {
+  const talon_real* jhat = ws->lin + TALON_LIN_JHAT;
+  int k, col, m = 0;
+  for (k = 0; k < TALON_NNZ; ++k)
+    if (jhat[k] != 0) {
+      ws->live_jhat[m] = jhat[k];
+      ws->live_row[m] = talon_jhat_row[k];
+      ws->live_col[m] = talon_jhat_col[k];
+      ++m;
+    }
+  ws->live_nnz = m;
+  m = 0;
+  for (col = 0; col < TALON_NV; ++col) {
+    ws->live_col_start[col] = m;
+    for (k = talon_jhat_col_start[col]; k < talon_jhat_col_start[col + 1]; ++k)
+      if (jhat[talon_jhat_by_col[k]] != 0) {
+        ws->live_jhat_by_col[m] = jhat[talon_jhat_by_col[k]];
+        ws->live_row_by_col[m] = talon_jhat_row_by_col[k];
+        ++m;
+      }
+  }
+  ws->live_col_start[TALON_NV] = m;
+}
+
+#if TALON_DENSE_ROWS > 0
+/* Reverse Cuthill–McKee over the coupled rows (George & Liu, Computer Solution of Large Sparse
+ * Positive Definite Systems, 1981, ch. 4): the order of the Cholesky factor's rows
+ * (talon_dense.h), which fills the envelope from each row's first coupled column to its
+ * diagonal. Two rows couple where they act on a common body (M̃⁻¹ is block-diagonal), so a
+ * body's rows are a clique; numbered breadth first from a peripheral row, neighbours by
+ * increasing degree, and reversed, the envelope stays near those cliques. The order is taken
+ * at every linearisation from the rows coupled there: a static order over every row of the
+ * model counted the rows of contact pairs that are apart (and the broadphase skips) as
+ * neighbours, and on MuJoCo's humanoid its factor did 3.5 times the work of this one
+ * (bench/RESULTS.md, twenty-ninth session). */
+
+/* Appends to ws->order_list from `count` the unmarked rows a breadth-first search from
+ * `start` reaches (each row's new neighbours by increasing degree), marking them `label`;
+ * returns the new count. */
+static TALON_CALLABLE int talon_rcm_search(talon_workspace* ws, int start, int count, int label) {
+  int* order = ws->order_list;
+  int* mark = ws->order_mark;
+  int head = count, side, k, i, j;
+  order[count++] = start;
+  mark[start] = label;
+  while (head < count) {
+    const int p = order[head++], first_new = count;
+    for (side = 0; side < 2; ++side) {
+      const int b = ws->order_row_bodies[2 * p + side];
+      if (b < 0) continue;
+      for (k = ws->order_body_start[b]; k < ws->order_body_start[b + 1]; ++k) {
+        const int q = ws->order_body_rows[k];
+        if (mark[q] == 0) {
+          mark[q] = label;
+          order[count++] = q;
+        }
+      }
+    }
+    for (i = first_new + 1; i < count; ++i) { /* insertion sort by degree: stable */
+      const int q = order[i];
+      for (j = i; j > first_new && ws->order_degree[order[j - 1]] > ws->order_degree[q]; --j)
+        order[j] = order[j - 1];
+      order[j] = q;
+    }
+  }
+  return count;
+}
+
+/* The bodies of each coupled row (order_row_bodies, two a row, -1: none), from Ĵ's live
+ * entries, and the rows of each body (order_body_rows from order_body_start), and each row's
+ * degree (the rows of its bodies, itself counted). */
+static TALON_CALLABLE void talon_rcm_graph(talon_workspace* ws) {
+  const int n = ws->schur_nrows;
+  int* bodies = ws->order_row_bodies;
+  int* start = ws->order_body_start;
+  int i, k, b, side;
+  for (i = 0; i < 2 * n; ++i) bodies[i] = -1;
+  for (k = 0; k < ws->live_nnz; ++k) {
+    const int p = ws->schur_position[ws->live_row[k]];
+    b = ws->live_col[k] / 6;
+    if (p < 0 || bodies[2 * p] == b || bodies[2 * p + 1] == b) continue;
+    bodies[2 * p + (bodies[2 * p] >= 0)] = b; /* a row acts on two bodies at most */
+  }
+  for (b = 0; b <= TALON_NSIM; ++b) start[b] = 0;
+  for (i = 0; i < 2 * n; ++i)
+    if (bodies[i] >= 0) ++start[bodies[i] + 1];
+  for (b = 0; b < TALON_NSIM; ++b) {
+    start[b + 1] += start[b];
+    ws->order_cursor[b] = start[b];
+  }
+  for (i = 0; i < 2 * n; ++i)
+    if (bodies[i] >= 0) ws->order_body_rows[ws->order_cursor[bodies[i]]++] = i / 2;
+  for (i = 0; i < n; ++i) {
+    ws->order_degree[i] = 0;
+    ws->order_mark[i] = 0;
+    for (side = 0; side < 2; ++side)
+      if ((b = bodies[2 * i + side]) >= 0) ws->order_degree[i] += start[b + 1] - start[b];
+  }
+}
+
+/* Reorders ws->schur_rows (and schur_position) by reverse Cuthill–McKee. */
+static TALON_CALLABLE void talon_schur_order(talon_workspace* ws) {
+  const int n = ws->schur_nrows;
+  int* order = ws->order_list;
+  int count = 0, i, end;
+  talon_rcm_graph(ws);
+  while (count < n) { /* per component: from its least-degree row, the farthest row reached */
+    int start = -1;
+    for (i = 0; i < n; ++i)
+      if (ws->order_mark[i] == 0 && (start < 0 || ws->order_degree[i] < ws->order_degree[start]))
+        start = i;
+    end = talon_rcm_search(ws, start, count, 2);
+    start = order[end - 1];
+    for (i = count; i < end; ++i) ws->order_mark[order[i]] = 0;
+    count = talon_rcm_search(ws, start, count, 1);
+  }
+  for (i = 0; i < n; ++i) ws->order_degree[i] = ws->schur_rows[order[n - 1 - i]];
+  for (i = 0; i < n; ++i) {
+    ws->schur_rows[i] = ws->order_degree[i];
+    ws->schur_position[ws->schur_rows[i]] = i;
+  }
+}
+#endif
+
 /* The coupled rows of the frozen linearisation (see the top): ws->schur_rows lists them
  * (ws->schur_nrows of them, ws->schur_position[row] their index, -1 for the others), and their
  * Ĵ entries are copied in pattern order (schur_jhat, schur_row: the position, schur_col) and
  * by column (schur_jhat_by_col, schur_row_by_col, schur_col_start), so the operator reads
  * them without a gather. Called after every change to the linearisation's C, diag A or S. */
 static TALON_CALLABLE void talon_schur_select(talon_workspace* ws) {
-  const talon_real* jhat = ws->lin + TALON_LIN_JHAT;
   const talon_real* diag = ws->lin + TALON_LIN_DIAG;
   talon_real* bound = ws->pcr_r; /* K̄_ii ≥ K_ii per row (PCR's scratch until it runs) */
   int i, k, col, n = 0, m = 0;
+  talon_live_entries(ws);
   talon_fill(bound, 0, TALON_NROWS);
-  for (k = 0; k < TALON_NNZ; ++k) {
+  for (k = 0; k < ws->live_nnz; ++k) {
     /* M̃⁻¹'s block is 1/m on the linear entries and I⁻¹ on the angular ones, whose largest
      * eigenvalue is at most its trace */
-    const talon_real* body = ws->mass + 20 * (talon_jhat_col[k] / 6);
-    const talon_real weight = talon_jhat_col[k] % 6 < 3 ? body[7] : body[8] + body[9] + body[10];
-    bound[talon_jhat_row[k]] += jhat[k] * jhat[k] * weight;
+    const int col = ws->live_col[k];
+    const talon_real* body = ws->mass + 20 * (col / 6);
+    const talon_real weight = col % 6 < 3 ? body[7] : body[8] + body[9] + body[10];
+    bound[ws->live_row[k]] += ws->live_jhat[k] * ws->live_jhat[k] * weight;
   }
-  for (i = 0; i < TALON_NROWS; ++i) { /* in the factor's order (codegen/schur_order.h) */
-    const int row = talon_schur_order[i];
-    const int coupled =
-        ws->scale[row] > 0 && bound[row] > (talon_real)TALON_SCHUR_DECOUPLED * diag[row];
-    ws->schur_position[row] = coupled ? n : -1;
-    if (coupled) ws->schur_rows[n++] = row;
+  for (i = 0; i < TALON_NROWS; ++i) {
+    const int coupled = ws->scale[i] > 0 && bound[i] > (talon_real)TALON_SCHUR_DECOUPLED * diag[i];
+    ws->schur_position[i] = coupled ? n : -1;
+    if (coupled) ws->schur_rows[n++] = i;
   }
   ws->schur_nrows = n;
-  for (k = 0; k < TALON_NNZ; ++k) {
-    const int position = ws->schur_position[talon_jhat_row[k]];
+#if TALON_DENSE_ROWS > 0
+  if (n <= TALON_DENSE_ROWS) talon_schur_order(ws); /* the factor's order */
+#endif
+  /* the coupled rows' live entries, in pattern order and by column */
+  for (k = 0; k < ws->live_nnz; ++k) {
+    const int position = ws->schur_position[ws->live_row[k]];
     if (position < 0) continue;
-    ws->schur_jhat[m] = jhat[k];
+    ws->schur_jhat[m] = ws->live_jhat[k];
     ws->schur_row[m] = position;
-    ws->schur_col[m] = talon_jhat_col[k];
+    ws->schur_col[m] = ws->live_col[k];
     ++m;
   }
   ws->schur_nnz = m;
   m = 0;
   for (col = 0; col < TALON_NV; ++col) {
     ws->schur_col_start[col] = m;
-    for (k = talon_jhat_col_start[col]; k < talon_jhat_col_start[col + 1]; ++k) {
-      const int position = ws->schur_position[talon_jhat_row_by_col[k]];
+    for (k = ws->live_col_start[col]; k < ws->live_col_start[col + 1]; ++k) {
+      const int position = ws->schur_position[ws->live_row_by_col[k]];
       if (position < 0) continue;
-      ws->schur_jhat_by_col[m] = jhat[talon_jhat_by_col[k]];
+      ws->schur_jhat_by_col[m] = ws->live_jhat_by_col[k];
       ws->schur_row_by_col[m] = position;
       ++m;
     }
@@ -144,15 +276,11 @@ static TALON_CALLABLE void talon_scaled_schur_apply(talon_workspace* ws, const t
   const talon_real* s = ws->scale;
   const int* rows = ws->schur_rows;
   const int n = ws->schur_nrows;
-  int i, col, k;
+  int i;
   for (i = 0; i < n; ++i) out[i] = s[rows[i]] * v[i]; /* out holds S v for now */
-  /* body_a = Ĵᵀ S v, each column summed in a register as talon_jhat_transpose_apply */
-  for (col = 0; col < TALON_NV; ++col) {
-    talon_real sum = 0;
-    for (k = ws->schur_col_start[col]; k < ws->schur_col_start[col + 1]; ++k)
-      sum += ws->schur_jhat_by_col[k] * out[ws->schur_row_by_col[k]];
-    ws->body_a[col] = sum;
-  }
+  /* body_a = Ĵᵀ S v */
+  talon_columns_apply(ws->schur_jhat_by_col, ws->schur_row_by_col, ws->schur_col_start, out,
+                      ws->body_a);
   talon_apply_inverse_mass(ws->mass, ws->body_a, ws->body_b);
   for (i = 0; i < n; ++i) out[i] = c[rows[i]] * out[i];
   talon_sparse_apply_add(ws->schur_jhat, ws->schur_row, ws->schur_col, ws->schur_nnz, ws->body_b,

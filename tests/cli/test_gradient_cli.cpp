@@ -85,7 +85,7 @@ TEST_CASE("gradient: per-type pair templates (the default) give --no-pair-templa
                           // bits stop at points 4e-12 apart (bench/RESULTS.md, fifteenth
                           // session). At 1e-11 the loss still moved by 7e-11 to the root
                           // and the two units' by 6e-13 from each other once the Schur rows
-                          // were ordered for the factor (codegen/schur_order.h); at 1e-13
+                          // were ordered for the factor (talon_schur_order); at 1e-13
                           // they agree to 1e-15 (twenty-ninth session)
                           " --convergence-tolerance 1e-13";
   const CliResult unrolled = run_talon(run + " --no-pair-templates");
