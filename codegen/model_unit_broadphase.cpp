@@ -23,6 +23,7 @@
 // radii into the evaluated set, where they stay for the attempt. A pair joins at λ = 0 and a
 // positive distance, where its rows are already at their root: the residual does not jump.
 // The backward step evaluates every pair (talon_adjoint.h).
+#include <algorithm>
 #include <sstream>
 
 #include "codegen/model_unit_parts.h"
@@ -136,7 +137,7 @@ std::string broadphase_text(const Model& model, const ir::ResidualProgram& progr
     return out.str();
   }
   std::vector<int> body, rows_begin{0}, rows;
-  std::vector<double> ends, radius;
+  std::vector<double> ends, extent, radius;
   const ir::PairTemplates& pairs = *program.pairs;
   // Bounded index = template offset + the instance's index among its template's.
   std::vector<std::vector<const ir::PairInstance*>> by_template(pairs.templates.size());
@@ -150,6 +151,7 @@ std::string broadphase_text(const Model& model, const ir::ResidualProgram& progr
         body.push_back(b.body[side]);
         for (const Vec3& end : b.ends[side])
           for (int i = 0; i < 3; ++i) ends.push_back(end[i]);
+        extent.push_back(std::max(b.ends[side][0].norm(), b.ends[side][1].norm()));
       }
       radius.push_back(b.radius[0] + b.radius[1]);
       rows.insert(rows.end(), instance->rows.begin(), instance->rows.end());
@@ -158,6 +160,7 @@ std::string broadphase_text(const Model& model, const ir::ResidualProgram& progr
   }
   int_table(out, "talon_bounded_body", body);
   real_table(out, "talon_bounded_ends", ends, precision);
+  real_table(out, "talon_bounded_extent", extent, precision);
   real_table(out, "talon_bounded_radius", radius, precision);
   int_table(out, "talon_bounded_rows_begin", rows_begin);
   int_table(out, "talon_bounded_rows", rows);
@@ -186,17 +189,18 @@ static TALON_CALLABLE void talon_bounded_point(const talon_real* in, int body,
   p[2] = x[2] + local[2] + q[0] * t[2] + q[1] * t[1] - q[2] * t[0];
 }
 
-/* How far a point of sim body `body` at most `extent` from its centre of mass moves from q⁻
- * to q⁺ = q⁻ ⊕ h u⁺: h|v| + extent · min(2, h|ω|) (a turn by h|ω| at most). */
-static TALON_CALLABLE talon_real talon_bounded_travel(const talon_real* in, int body,
-                                                      talon_real extent) {
-  const talon_real h = in[TALON_IN_H];
-  const talon_real* u;
-  talon_real turn;
-  if (body < 0) return 0;
-  u = in + TALON_IN_U_PLUS + 6 * body;
-  turn = h * TALON_SQRT(talon_dot(u + 3, u + 3, 3));
-  return h * TALON_SQRT(talon_dot(u, u, 3)) + extent * (turn < 2 ? turn : 2);
+/* Per sim body, for the iterate's u⁺: h|v| and min(2, h|ω|). A point of the body at most r
+ * from its centre of mass moves by at most h|v| + r min(2, h|ω|) from q⁻ to
+ * q⁺ = q⁻ ⊕ h u⁺ (a turn by h|ω| at most). */
+static TALON_CALLABLE void talon_body_travel(talon_workspace* ws) {
+  const talon_real h = ws->in[TALON_IN_H];
+  int b;
+  for (b = 0; b < TALON_NSIM; ++b) {
+    const talon_real* u = ws->in + TALON_IN_U_PLUS + 6 * b;
+    const talon_real turn = h * TALON_SQRT(talon_dot(u + 3, u + 3, 3));
+    ws->body_travel[2 * b] = h * TALON_SQRT(talon_dot(u, u, 3));
+    ws->body_travel[2 * b + 1] = turn < 2 ? turn : 2;
+  }
 }
 
 static TALON_CALLABLE talon_real talon_clamp01(talon_real x) {
@@ -240,28 +244,31 @@ static TALON_CALLABLE talon_real talon_segment_distance(const talon_real* p1, co
 }
 
 /* A lower bound on the distance between bounded pair k's geoms at the step's end, for the
- * iterate's u⁺: their swept spheres' axes apart at q⁻, less how far each can move. */
-static TALON_CALLABLE talon_real talon_bounded_distance(const talon_real* in, int k) {
-  const talon_real* ends = talon_bounded_ends + 12 * k;
-  talon_real world[12], travel = 0;
+ * iterate's u⁺ (talon_body_travel): their swept spheres' axes apart at q⁻ (pair_axes), less
+ * how far each can move. */
+static TALON_CALLABLE talon_real talon_bounded_distance(const talon_workspace* ws, int k) {
+  const talon_real* axes = ws->pair_axes + 12 * k;
+  talon_real travel = 0;
   int side;
   for (side = 0; side < 2; ++side) {
     const int body = talon_bounded_body[2 * k + side];
-    const talon_real* end = ends + 6 * side;
-    const talon_real extent =
-        TALON_SQRT(TALON_FMAX(talon_dot(end, end, 3), talon_dot(end + 3, end + 3, 3)));
-    talon_bounded_point(in, body, end, world + 6 * side);
-    talon_bounded_point(in, body, end + 3, world + 6 * side + 3);
-    travel += talon_bounded_travel(in, body, extent);
+    if (body >= 0)
+      travel += ws->body_travel[2 * body] +
+                talon_bounded_extent[2 * k + side] * ws->body_travel[2 * body + 1];
   }
-  return talon_segment_distance(world, world + 3, world + 6, world + 9) - travel -
+  return talon_segment_distance(axes, axes + 3, axes + 6, axes + 9) - travel -
          talon_bounded_radius[k];
 }
 
 )";
   out << R"(/* pair_separation[k]: −1 where pair k is evaluated, else a lower bound on its distance. */
 static TALON_CALLABLE void talon_broadphase_reset(talon_workspace* ws) {
+  int k, end;
   talon_fill(ws->pair_separation, 0, TALON_NBOUNDED);
+  for (k = 0; k < TALON_NBOUNDED; ++k) /* the axes at q⁻, which the attempt does not move */
+    for (end = 0; end < 4; ++end)
+      talon_bounded_point(ws->in, talon_bounded_body[2 * k + end / 2],
+                          talon_bounded_ends + 12 * k + 3 * end, ws->pair_axes + 12 * k + 3 * end);
 }
 
 /* (a macro: only the backward step uses it) */
@@ -271,9 +278,10 @@ static TALON_CALLABLE void talon_broadphase_reset(talon_workspace* ws) {
  * the evaluated ones, and updates the others' bounds. */
 static TALON_CALLABLE void talon_broadphase_update(talon_workspace* ws) {
   int k;
+  talon_body_travel(ws);
   for (k = 0; k < TALON_NBOUNDED; ++k)
     if (ws->pair_separation[k] >= 0) {
-      const talon_real d = talon_bounded_distance(ws->in, k);
+      const talon_real d = talon_bounded_distance(ws, k);
       ws->pair_separation[k] =
           d > (talon_real)TALON_BROADPHASE_MARGIN * talon_bounded_radius[k] ? d : -1;
     }

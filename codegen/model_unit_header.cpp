@@ -154,7 +154,8 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
   if (layout.nbounded > 0)
     out << "  /* per contact pair with bounding volumes: -1 where it is evaluated, else a lower\n"
         << "     bound on its distance (model_unit_broadphase.cpp) */\n"
-        << "  " << name << "_real pair_separation[" << layout.nbounded << "];\n";
+        << "  " << name << "_real pair_separation[" << layout.nbounded << "], pair_axes["
+        << 12 * layout.nbounded << "], body_travel[" << 2 * layout.nsim << "];\n";
   if (layout.nprobe > 0)
     out << "  /* the terrain inputs at a solution's end pose (talon_settle), and those of a first\n"
         << "     attempt (talon_retry_step) */\n"
