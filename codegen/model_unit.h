@@ -94,8 +94,8 @@ struct SolverOptions {
   // needed where Newton does not converge from the warm start at full h (the three-wheeler's
   // wheels dropping off the obstacle, bench/RESULTS.md).
   bool resolve_split_steps = true;
-  // Broadphase: a contact pair of two geoms of finite extent whose bounding volumes cannot
-  // meet by the step's end is not evaluated; its rows are set to their root there, no
+  // Broadphase: a contact pair (other than a terrain's) whose bounding volumes cannot meet
+  // by the step's end is not evaluated; its rows are set to their root there, no
   // impulse (codegen/model_unit_broadphase.cpp). The step's answer is the same (to the
   // convergence tolerance): on MuJoCo's humanoid most of its 161 pairs are apart at any time.
   bool broadphase = true;

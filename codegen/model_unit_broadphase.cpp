@@ -12,12 +12,14 @@
 // talon_krylov.h), no share of r_dyn, the separated friction weight, and the distance bound
 // as the gap; the other rows' directions are those the evaluated pair would give.
 //
-// Which pairs: those of two geoms of finite extent (no plane, no terrain), by a lower bound
-// on their distance at q⁺ = q⁻ ⊕ h u⁺ for the iterate's u⁺. Each geom is inside a sphere of
-// radius r swept along a segment (ir/lower/pair_bounds.h). A point p of a body (from its
+// Which pairs: those of two geoms of finite extent or of a plane on the world and one (no
+// terrain), by a lower bound on their distance at q⁺ = q⁻ ⊕ h u⁺ for the iterate's u⁺. Each
+// finite geom is inside a sphere of radius r swept along a segment (ir/lower/pair_bounds.h),
+// a plane bounds a half-space. A point p of a body (from its
 // centre of mass) moves by at most h|v| + |p| min(2, h|ω|) over the step (a turn by h|ω| at
-// most), so the geoms are at least the segments' distance at q⁻, less each body's travel for
-// its segment's farther end, less r_a + r_b apart. Each attempt at a step (talon_solve)
+// most), so the geoms are at least the segments' distance at q⁻ (against a plane: the lower
+// end's height above it), less each body's travel for its segment's farther end, less
+// r_a + r_b apart. Each attempt at a step (talon_solve)
 // starts with every pair undecided; every residual evaluation first moves the pairs not yet
 // evaluated whose bound at that iterate has fallen below TALON_BROADPHASE_MARGIN times their
 // radii into the evaluated set, where they stay for the attempt. A pair joins at λ = 0 and a
@@ -136,7 +138,7 @@ std::string broadphase_text(const Model& model, const ir::ResidualProgram& progr
         << "#define talon_broadphase_clear_impulses(ws) ((void)(ws))\n";
     return out.str();
   }
-  std::vector<int> body, rows_begin{0}, rows;
+  std::vector<int> body, plane, rows_begin{0}, rows;
   std::vector<double> ends, extent, radius;
   const ir::PairTemplates& pairs = *program.pairs;
   // Bounded index = template offset + the instance's index among its template's.
@@ -154,11 +156,13 @@ std::string broadphase_text(const Model& model, const ir::ResidualProgram& progr
         extent.push_back(std::max(b.ends[side][0].norm(), b.ends[side][1].norm()));
       }
       radius.push_back(b.radius[0] + b.radius[1]);
+      plane.push_back(b.plane);
       rows.insert(rows.end(), instance->rows.begin(), instance->rows.end());
       rows_begin.push_back(static_cast<int>(rows.size()));
     }
   }
   int_table(out, "talon_bounded_body", body);
+  int_table(out, "talon_bounded_plane", plane);
   real_table(out, "talon_bounded_ends", ends, precision);
   real_table(out, "talon_bounded_extent", extent, precision);
   real_table(out, "talon_bounded_radius", radius, precision);
@@ -243,11 +247,22 @@ static TALON_CALLABLE talon_real talon_segment_distance(const talon_real* p1, co
   return TALON_SQRT(talon_dot(c, c, 3));
 }
 
+/* How far geom b's axis (its ends e, f) lies above the plane through p with unit normal n. */
+static TALON_CALLABLE talon_real talon_height_above(const talon_real* p, const talon_real* n,
+                                                    const talon_real* e, const talon_real* f) {
+  const talon_real d[3] = {e[0] - p[0], e[1] - p[1], e[2] - p[2]};
+  const talon_real g[3] = {f[0] - p[0], f[1] - p[1], f[2] - p[2]};
+  return TALON_FMIN(talon_dot(n, d, 3), talon_dot(n, g, 3));
+}
+
 /* A lower bound on the distance between bounded pair k's geoms at the step's end, for the
- * iterate's u⁺ (talon_body_travel): their swept spheres' axes apart at q⁻ (pair_axes), less
- * how far each can move. */
+ * iterate's u⁺ (talon_body_travel): their swept spheres' axes apart at q⁻ (pair_axes; geom b's
+ * axis above a's plane), less how far each can move. */
 static TALON_CALLABLE talon_real talon_bounded_distance(const talon_workspace* ws, int k) {
   const talon_real* axes = ws->pair_axes + 12 * k;
+  const talon_real apart = talon_bounded_plane[k]
+                               ? talon_height_above(axes, axes + 3, axes + 6, axes + 9)
+                               : talon_segment_distance(axes, axes + 3, axes + 6, axes + 9);
   talon_real travel = 0;
   int side;
   for (side = 0; side < 2; ++side) {
@@ -256,8 +271,7 @@ static TALON_CALLABLE talon_real talon_bounded_distance(const talon_workspace* w
       travel += ws->body_travel[2 * body] +
                 talon_bounded_extent[2 * k + side] * ws->body_travel[2 * body + 1];
   }
-  return talon_segment_distance(axes, axes + 3, axes + 6, axes + 9) - travel -
-         talon_bounded_radius[k];
+  return apart - travel - talon_bounded_radius[k];
 }
 
 )";

@@ -33,7 +33,8 @@ bool has_bounds(const PairTemplate& t) {
   const auto finite = [](GeomType type) {
     return type != GeomType::Plane && type != GeomType::Terrain;
   };
-  return t.kind == TemplateKind::Pair && finite(t.key.a) && finite(t.key.b);
+  const bool plane_on_world = t.key.a == GeomType::Plane && t.key.a_static;
+  return t.kind == TemplateKind::Pair && (finite(t.key.a) || plane_on_world) && finite(t.key.b);
 }
 
 PairBounds pair_bounds(const Model& model, const PairInstance& instance) {
@@ -43,6 +44,11 @@ PairBounds pair_bounds(const Model& model, const PairInstance& instance) {
     const int geom = geoms[side], sim = model.geom_sim[geom];
     const Vec3& size = model.geom_size[geom];
     const GeomType type = model.geom_type[geom];
+    if (type == GeomType::Plane) {  // a half-space: a point and the normal, its frame's z
+      out.plane = true;
+      out.ends[side] = {model.geom_pose[geom].pos, model.geom_pose[geom].quat * Vec3(0, 0, 1)};
+      continue;
+    }
     const bool swept = type == GeomType::Capsule || type == GeomType::Cylinder;
     // A capsule's and a cylinder's half-length is size.y along the geom's z axis.
     const Vec3 half_axis =

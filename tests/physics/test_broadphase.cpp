@@ -17,7 +17,8 @@ using testing::velocity;
 
 // Balls and capsules falling onto a box, a capsule lying across it and each other, and a ball
 // far from everything: pairs that start apart, close, open again and rest, of every kind of
-// bounding volume (a point with a radius, a capsule's segment) and on the world (the post).
+// bounding volume (a point with a radius, a capsule's segment, the floor's half-space) and on
+// the world (the post).
 const char* const kScene = R"(
 <mujoco model="broadphase_scene">
   <worldbody>
@@ -49,9 +50,9 @@ Simulator scene_simulator(bool broadphase) {
 
 TEST_CASE("the broadphase leaves the step's answer as it is", "[physics][contact][broadphase]") {
   const Simulator with = scene_simulator(true), without = scene_simulator(false);
-  // Every pair but the floor's (a plane has no bounding volume) is bounded: the six bodies'
-  // fifteen pairs among themselves and their six with the post.
-  CHECK(with.unit().source.find("#define TALON_NBOUNDED 21\n") != std::string::npos);
+  // Every pair is bounded: the six bodies' fifteen pairs among themselves, their six with the
+  // post and their six with the floor (a half-space).
+  CHECK(with.unit().source.find("#define TALON_NBOUNDED 27\n") != std::string::npos);
   CHECK(without.unit().source.find("#define TALON_NBOUNDED 0\n") != std::string::npos);
   // At h where every step converges whole: a step that does not is split, and a split is
   // another answer (backward Euler at h/2) wherever Newton's path decides it.
