@@ -28,6 +28,7 @@
 #include <sstream>
 
 #include "codegen/model_unit_parts.h"
+#include "common/diagnostics.h"
 #include "ir/lower/pair_templates.h"
 
 namespace talon::codegen::unit {
@@ -173,6 +174,8 @@ void skip_function(std::ostringstream& out, const std::string& name,
     out << "  out[scatter[" << run << "] + " << place << "] += " << term.value;
     if (term.input >= 0) {
       const auto [input_run, input_place] = run_of(gather, term.input);
+      for (std::size_t i = input_run; i < gather.starts.size(); i += gather.runs())
+        TALON_INTERNAL_ASSERT(gather.starts[i] >= 0, "a skipped instance reads a constant");
       out << "in[gather[" << input_run << "] + " << input_place << "]";
     }
     out << ";\n";
