@@ -58,7 +58,7 @@ void add_solver_args(CLI::App& command, codegen::SolverOptions& solver) {
       ->capture_default_str();
   command
       .add_option("--broadphase", solver.broadphase,
-                  "Skip the contact pairs whose bounding spheres cannot meet within the step"
+                  "Skip the contact pairs whose bounding volumes cannot meet within the step"
                   " (their rows are set to no impulse); the answer is the same to the"
                   " convergence tolerance (true/false)")
       ->group(group)

@@ -183,7 +183,6 @@ Expected<Layout> compute_layout(const ir::ResidualProgram& p, const SolverOption
     else
       backward_layout(p, solver, check, l);
   }
-  l.nbounded = unit::bounded_instances(p, solver.broadphase).count;
   l.trace_capacity = std::max(solver.trace_capacity, 0);
   l.trace_width = l.trace_capacity > 0 ? kTraceBlockResiduals + l.nblocks + 2 * l.nsim : 0;
   if (check.diagnostics().has_errors()) return check.diagnostics();
@@ -289,6 +288,7 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
   const bool cuda = options.target == UnitTarget::Cuda;
   const unit::BoundedInstances bounded =
       unit::bounded_instances(program, options.solver.broadphase);
+  layout->nbounded = bounded.count;
   // The loops' prelude defines talon_real, which the tables use; the loops read the tables.
   const std::string rest =
       unit::config_text(*layout, options) + "\n" + solver_prelude_text() + "\n" +

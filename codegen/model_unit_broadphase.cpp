@@ -15,14 +15,14 @@
 // Which pairs: those of two geoms of finite extent or of a plane on the world and one (no
 // terrain), by a lower bound on their distance at q⁺ = q⁻ ⊕ h u⁺ for the iterate's u⁺. Each
 // finite geom is inside a sphere of radius r swept along a segment (ir/lower/pair_bounds.h),
-// a plane bounds a half-space. A point p of a body (from its
-// centre of mass) moves by at most h|v| + |p| min(2, h|ω|) over the step (a turn by h|ω| at
-// most), so the geoms are at least the segments' distance at q⁻ (against a plane: the lower
-// end's height above it), less each body's travel for its segment's farther end, less
-// r_a + r_b apart. Each attempt at a step (talon_solve)
-// starts with every pair undecided; every residual evaluation first moves the pairs not yet
-// evaluated whose bound at that iterate has fallen below TALON_BROADPHASE_MARGIN times their
-// radii into the evaluated set, where they stay for the attempt. A pair joins at λ = 0 and a
+// a plane bounds a half-space. A point p of a body (from its centre of mass) moves by at
+// most h|v| + |p| min(2, h|ω|) over the step (a turn by h|ω| at most), so the geoms are at
+// least the segments' distance at q⁻ (against a plane: the lower end's height above it),
+// less each body's travel for its segment's farther end, less r_a + r_b apart. Each attempt
+// at a step (talon_solve) starts with every pair undecided; every residual evaluation first
+// moves the pairs not yet evaluated whose bound at that iterate has fallen below
+// TALON_BROADPHASE_MARGIN times their radii into the evaluated set, where they stay for the
+// attempt. A pair joins at λ = 0 and a
 // positive distance, where its rows are already at their root: the residual does not jump.
 // The backward step evaluates every pair (talon_adjoint.h).
 #include <algorithm>

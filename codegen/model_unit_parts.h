@@ -46,7 +46,9 @@ struct Layout {
   int pose_cot_q = 0, pose_in_size = 0, pose_q_minus = 0, pose_u_plus = 0, pose_out_size = 0;
   int max_substeps = 1;                     // 2^max_substep_depth: substeps the backward records
   int trace_capacity = 0, trace_width = 0;  // NAME_trace (SolverOptions::trace_capacity)
-  int nbounded = 0;  // contact pairs with bounding volumes (model_unit_broadphase.cpp)
+  // Contact pairs with bounding volumes (model_unit_broadphase.cpp; set by
+  // generate_model_unit with the broadphase's tables).
+  int nbounded = 0;
   std::vector<std::string> block_names;  // "dynamics" first
 };
 
@@ -115,8 +117,8 @@ std::string broadphase_text(const Model& model, const ir::ResidualProgram& progr
 
 // The instance tables, loops and talon_unit_K (in, out, separation) of every unit kernel:
 // with pairs, K_unrolled plus a loop per template, whose bounded instances are skipped where
-// `separation` (per bounded pair, talon_broadphase_update) is non-null and ≥ 0; without, the
-// kernel itself. talon_kernel_K (in, out) evaluates every pair.
+// `separation` (per bounded pair, talon_broadphase_update) is non-null and ≥ 0 (null: every
+// pair evaluated); without, a macro for the kernel itself.
 std::string pair_text(const ir::ResidualProgram& program, const ModelUnitOptions& options,
                       const BoundedInstances& bounded, bool with_jvp, bool with_backward);
 
