@@ -176,7 +176,9 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
                                                   {"ksn", m},
                                                   {"kg", m + 1},
                                                   {"kstep", n},
-                                                  {"proximal", 1}};
+                                                  {"proximal", 1},
+                                                  {"proximal_rate", 1},
+                                                  {"step_length", 1}};
     out << "  /* FGMRES: the exact Newton direction and the backward step's solve */\n";
     for (const auto& [field, size] : krylov)
       out << "  " << name << "_real " << field << "[" << array_size(size) << "];\n";
