@@ -112,6 +112,32 @@ FrictionTables friction_tables(const Model& model, const ir::ResidualProgram& p)
   return t;
 }
 
+// The contact sides whose geom a turn can carry past a face it never touched (the solver's
+// talon_turns_resolved): per contact normal row and side on a sim body, the row, the body and
+// the axis in its sim frame about which the geom is round (a capsule's or a cylinder's; zero
+// for a box, an ellipsoid or a mesh, which no turn leaves the same). Spheres turn freely.
+struct TurnTables {
+  std::vector<int> row, body;
+  std::vector<double> axis;
+};
+
+TurnTables turn_tables(const Model& model, const ir::ResidualProgram& p) {
+  TurnTables t;
+  for (const ir::ContactSlot& slot : p.slots)
+    for (const int geom : {slot.geom_a, slot.geom_b}) {
+      const GeomType type = model.geom_type[geom];
+      if (model.geom_sim[geom] < 0 || type == GeomType::Sphere || type == GeomType::Plane ||
+          type == GeomType::Terrain)
+        continue;
+      const bool round = type == GeomType::Capsule || type == GeomType::Cylinder;
+      const Vec3 axis = round ? Vec3(model.geom_pose[geom].quat * Vec3(0, 0, 1)) : Vec3::Zero();
+      t.row.push_back(slot.normal_row);
+      t.body.push_back(model.geom_sim[geom]);
+      t.axis.insert(t.axis.end(), {axis.x(), axis.y(), axis.z()});
+    }
+  return t;
+}
+
 void check_jhat_pattern(const ir::ResidualProgram& p) {
   TALON_INTERNAL_ASSERT(p.jhat_row.size() == p.jhat_col.size(), "jhat pattern sizes differ");
   for (std::size_t k = 0; k < p.jhat_row.size(); ++k)
@@ -268,6 +294,11 @@ std::string table_text(const Model& model, const ir::ResidualProgram& p, const L
   int_table(out, "talon_friction_normal", friction.normal);
   int_table(out, "talon_friction_mu_param", friction.mu_param);
   real_table(out, "talon_friction_mu_value", friction.mu_value, precision);
+  const TurnTables turns = turn_tables(model, p);
+  out << "#define TALON_NTURN_SIDES " << turns.row.size() << "\n";
+  int_table(out, "talon_turn_row", turns.row);
+  int_table(out, "talon_turn_body", turns.body);
+  real_table(out, "talon_turn_axis", turns.axis, precision);
   std::vector<double> params;
   for (int i = 0; i < l.nparam; ++i) params.push_back(p.param_info[i].value);
   real_table(out, "talon_default_params", params, precision);

@@ -538,6 +538,37 @@ static TALON_CALLABLE talon_real talon_resume_iterate(talon_workspace* ws) {
   return talon_merit(ws, ws->block_now);
 }
 
+/* Whether no geom that a contact pushes at the step's end (λ_n > 0) turns within the step by
+ * more than TALON_MAX_CONTACT_TURN, leaving out the turn about its axis for a capsule or a
+ * cylinder (talon_turn_* tables: codegen/model_unit_tables.cpp, turn_tables; spheres are
+ * left out).
+ *
+ * Why: the step sees a contact only at q⁺, so a box that turns by π/2 in one step lands flush
+ * on its next face without ever standing on the edge between: no impact, no loss. A 14 × 12 ×
+ * 10 cm box rolled end over end along the floor at 30 rad/s (tests/physics/test_contact.cpp)
+ * found that root at h = 0.05 and 0.1, turning π/2 (π) every step, and rolled on at 31.4 rad/s
+ * for ever (3.7 m in 2 s at h = 0.05), where at h = 0.002 it stops after 0.40 m; a box of the
+ * primitive pile did the same after its fall (bench/RESULTS.md, thirtieth session). Half of a
+ * box's π/2 keeps an edge between two faces in some step: a step that turns further splits,
+ * and at h/2ᵏ the turn is 2ᵏ times smaller. A body in flight turns freely (its step is exact,
+ * up to the whole turns above). */
+#define TALON_MAX_CONTACT_TURN 0.785398163397448 /* π/4 */
+static TALON_CALLABLE int talon_contact_turns_resolved(const talon_workspace* ws) {
+  const talon_real h = ws->in[TALON_IN_H];
+  int e;
+  for (e = 0; e < TALON_NTURN_SIDES; ++e) {
+    const int b = talon_turn_body[e];
+    const talon_real* w = ws->in + TALON_IN_U_PLUS + 6 * b + 3;
+    talon_real axis[3], along, turn;
+    if (!(ws->in[TALON_IN_LAMBDA + talon_turn_row[e]] > 0)) continue;
+    talon_rotate(ws->res + TALON_RES_Q_PLUS + 7 * b + 3, talon_turn_axis + 3 * e, axis);
+    along = talon_dot(w, axis, 3);
+    turn = h * TALON_SQRT(TALON_FMAX(talon_dot(w, w, 3) - along * along, 0));
+    if (turn > (talon_real)TALON_MAX_CONTACT_TURN) return 0;
+  }
+  return 1;
+}
+
 /* Whether every body's turn over the step, the rotation vector h ω⁺, is of its aliases the
  * one nearest the turn it came in with, h ω⁻. The step sees the bodies only at q⁻ and q⁺,
  * and q⁺ = exp(h ω⁺) q⁻ is the same for h ω⁺ + 2πk ω̂⁺ (k any integer), so its equations have
@@ -559,7 +590,7 @@ static TALON_CALLABLE int talon_turns_resolved(const talon_workspace* ws) {
     const talon_real along = speed > 0 ? talon_dot(w, w_minus, 3) / speed : 0;
     if (h * TALON_FABS(speed - along) > pi) return 0;
   }
-  return 1;
+  return talon_contact_turns_resolved(ws);
 }
 
 /* The Newton iteration for the step whose data (q⁻, u⁻, ctrl, θ, h) is in ws->in, from the

@@ -3,6 +3,8 @@
 // independent of h, separated/redundant contacts must not upset the solve, small and large h).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <iterator>
@@ -130,6 +132,39 @@ TEST_CASE("a box launched at 2 m/s decelerates at mu g and stops for good", "[ph
   }
   CHECK(com(w, 0, 0).x() == Approx(x).margin(kDecelTolerance * x));
   CHECK(std::abs(velocity(w, 0, 0).x()) < kCreep);
+}
+
+// A box rolled along the floor, end over end about its x axis, at 30 rad/s. The step sees the
+// contact only at the end pose: where a step turned the box by π/2 it landed flush on its next
+// face with no edge in between, so no impact took energy out, and at h = 0.05 it rolled on at
+// 31.4 rad/s for ever. With the turn of a geom in contact capped at π/4 a step
+// (talon_contact_turns_resolved, codegen/solver/talon_newton.h) it stops at every h. Where it
+// stops is first order in the turn a step takes: 0.40 m at h = 0.002, 0.47 m at h = 0.01,
+// 1.43 m at h = 0.05 (bench/RESULTS.md, thirtieth session); before, 3.7 m in 2 s and rolling.
+TEST_CASE("a box rolled end over end along the floor stops at every h", "[physics][contact]") {
+  const double h = GENERATE(0.01, 0.05, 0.1);
+  INFO("h = " << h);
+  const Simulator sim = testing::make_simulator(testing::model_from_mjcf(R"(
+<mujoco model="rolled box"><worldbody>
+  <geom name="floor" type="plane" size="0 0 1" friction="0.5"/>
+  <body name="box" pos="0 0 0.05"><freejoint/>
+    <geom type="box" size="0.07 0.06 0.05" mass="1" friction="0.5"/></body>
+</worldbody></mujoco>)"));
+  runtime::WorldBatch w = sim.make_worlds(1);
+  const std::array<double, 6> rolling{0, -1.8, 0, 30, 0, 0};
+  std::copy(rolling.begin(), rolling.end(), w.u_of(0).begin());
+  for (int k = 0; k < static_cast<int>(std::lround(2 / h)); ++k) {
+    sim.step(w, h);
+    REQUIRE((w.status[0] & runtime::kWorldFailed) == 0);
+  }
+  CHECK(velocity(w, 0, 0).norm() < 1e-4);
+  CHECK(testing::angular_velocity(w, 0, 0).norm() < 1e-3);
+  CHECK(com(w, 0, 0).y() > -2);  // rolled towards -y, and stopped
+  CHECK(com(w, 0, 0).y() < -0.3);
+  // lying on one of its faces: the half-sizes 0.05, 0.06, 0.07 m
+  const double height = com(w, 0, 0).z();
+  CHECK(std::min({std::abs(height - 0.05), std::abs(height - 0.06), std::abs(height - 0.07)}) <
+        1e-4);
 }
 
 TEST_CASE("static friction holds a 2 N load under a 5 N limit", "[physics][friction]") {
