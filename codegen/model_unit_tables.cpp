@@ -113,9 +113,10 @@ FrictionTables friction_tables(const Model& model, const ir::ResidualProgram& p)
 }
 
 // The contact sides whose geom a turn can carry past a face it never touched (the solver's
-// talon_turns_resolved): per contact normal row and side on a sim body, the row, the body and
-// the axis in its sim frame about which the geom is round (a capsule's or a cylinder's; zero
-// for a box, an ellipsoid or a mesh, which no turn leaves the same). Spheres turn freely.
+// talon_contact_turns_resolved, codegen/solver/talon_newton.h): per contact normal row and
+// side on a sim body, the row, the body and the axis in its sim frame about which the geom is
+// round (a capsule's or a cylinder's; zero for a box, an ellipsoid or a mesh, which no turn
+// leaves the same). Spheres turn freely.
 struct TurnTables {
   std::vector<int> row, body;
   std::vector<double> axis;
