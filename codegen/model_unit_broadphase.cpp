@@ -176,21 +176,11 @@ std::string broadphase_text(const Model& model, const ir::ResidualProgram& progr
  * in its sim frame; -1: `local` is in the world). */
 static TALON_CALLABLE void talon_bounded_point(const talon_real* in, int body,
                                                const talon_real* local, talon_real* p) {
-  const talon_real *x, *q;
-  talon_real t[3];
-  if (body < 0) {
+  if (body < 0)
     talon_copy(p, local, 3);
-    return;
-  }
-  x = in + TALON_IN_Q_MINUS + 7 * body;
-  q = x + 3;
-  /* R(q) o = o + w t + v × t, t = 2 v × o, q = (w, v) */
-  t[0] = 2 * (q[2] * local[2] - q[3] * local[1]);
-  t[1] = 2 * (q[3] * local[0] - q[1] * local[2]);
-  t[2] = 2 * (q[1] * local[1] - q[2] * local[0]);
-  p[0] = x[0] + local[0] + q[0] * t[0] + q[2] * t[2] - q[3] * t[1];
-  p[1] = x[1] + local[1] + q[0] * t[1] + q[3] * t[0] - q[1] * t[2];
-  p[2] = x[2] + local[2] + q[0] * t[2] + q[1] * t[1] - q[2] * t[0];
+  else
+    talon_frame_point(in + TALON_IN_Q_MINUS + 7 * body, in + TALON_IN_Q_MINUS + 7 * body + 3,
+                      local, p);
 }
 
 /* Per sim body, for the iterate's u⁺: h|v| and min(2, h|ω|). A point of the body at most r

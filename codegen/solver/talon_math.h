@@ -64,15 +64,17 @@ static TALON_CALLABLE talon_real talon_dot(const talon_real* a, const talon_real
   return (s0 + s1) + (s2 + s3);
 }
 
-/* R(q) o for a unit quaternion q = (w, v): o + w t + v × t, t = 2 v × o. */
-static TALON_CALLABLE void talon_rotate(const talon_real* q, const talon_real* o, talon_real* out) {
+/* x + R(q) o, the point o of a frame at x turned by the unit quaternion q = (w, v):
+ * x + o + w t + v × t, t = 2 v × o. */
+static TALON_CALLABLE void talon_frame_point(const talon_real* x, const talon_real* q,
+                                             const talon_real* o, talon_real* p) {
   talon_real t[3];
   t[0] = 2 * (q[2] * o[2] - q[3] * o[1]);
   t[1] = 2 * (q[3] * o[0] - q[1] * o[2]);
   t[2] = 2 * (q[1] * o[1] - q[2] * o[0]);
-  out[0] = o[0] + q[0] * t[0] + q[2] * t[2] - q[3] * t[1];
-  out[1] = o[1] + q[0] * t[1] + q[3] * t[0] - q[1] * t[2];
-  out[2] = o[2] + q[0] * t[2] + q[1] * t[1] - q[2] * t[0];
+  p[0] = x[0] + o[0] + q[0] * t[0] + q[2] * t[2] - q[3] * t[1];
+  p[1] = x[1] + o[1] + q[0] * t[1] + q[3] * t[0] - q[1] * t[2];
+  p[2] = x[2] + o[2] + q[0] * t[2] + q[1] * t[1] - q[2] * t[0];
 }
 
 static TALON_CALLABLE void talon_copy(talon_real* to, const talon_real* from, int n) {

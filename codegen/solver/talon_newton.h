@@ -559,9 +559,11 @@ static TALON_CALLABLE int talon_contact_turns_resolved(const talon_workspace* ws
   for (e = 0; e < TALON_NTURN_SIDES; ++e) {
     const int b = talon_turn_body[e];
     const talon_real* w = ws->in + TALON_IN_U_PLUS + 6 * b + 3;
+    const talon_real origin[3] = {0, 0, 0};
     talon_real axis[3], along, turn;
     if (!(ws->in[TALON_IN_LAMBDA + talon_turn_row[e]] > 0)) continue;
-    talon_rotate(ws->res + TALON_RES_Q_PLUS + 7 * b + 3, talon_turn_axis + 3 * e, axis);
+    talon_frame_point(origin, ws->res + TALON_RES_Q_PLUS + 7 * b + 3, talon_turn_axis + 3 * e,
+                      axis);
     along = talon_dot(w, axis, 3);
     turn = h * TALON_SQRT(TALON_FMAX(talon_dot(w, w, 3) - along * along, 0));
     if (turn > (talon_real)TALON_MAX_CONTACT_TURN) return 0;
