@@ -178,7 +178,7 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
                                                   {"kstep", n},
                                                   {"proximal", 1},
                                                   {"proximal_rate", 1},
-                                                  {"step_length", 1}};
+                                                  {"step_length", 2}};
     out << "  /* FGMRES: the exact Newton direction and the backward step's solve */\n";
     for (const auto& [field, size] : krylov)
       out << "  " << name << "_real " << field << "[" << array_size(size) << "];\n";

@@ -376,6 +376,9 @@ static TALON_CALLABLE talon_real talon_line_search(talon_workspace* ws, talon_re
   talon_real alpha = full, smallest = alpha, trial;
   int halvings, full_changed = 0;
   *accepted = 0;
+#if TALON_KRYLOV_ITERATIONS > 0
+  ws->step_length[1] = full; /* for talon_proximal_update */
+#endif
   for (halvings = 0; halvings <= TALON_LINE_SEARCH_STEPS; ++halvings, alpha *= (talon_real)0.5) {
     trial = talon_trial(ws, alpha);
     smallest = alpha;
@@ -446,7 +449,7 @@ static TALON_CALLABLE void talon_proximal_linearization(talon_workspace* ws, tal
 }
 
 /* After an update from merit θ to θ' (accepted or not): μ /= 10 when the full step (the trust
- * region's, talon_trust_region) was taken and cut θ at least fourfold - Levenberg–Marquardt's
+ * region's, talon_trust_region, which the line search kept in ws->step_length[1]) was taken and cut θ at least fourfold - Levenberg–Marquardt's
  * rule for its damping (Moré 1978; Nielsen 1999), kept only in the direction of less: where
  * the linearisation predicts the next residual, Newton's own direction is the better one.
  *
@@ -460,7 +463,7 @@ static TALON_CALLABLE void talon_proximal_linearization(talon_workspace* ws, tal
  * ‖F‖ that a poor prediction leaves. */
 static TALON_CALLABLE void talon_proximal_update(talon_workspace* ws, talon_real merit,
                                                  talon_real next, int accepted) {
-  if (accepted && ws->step_length[0] >= talon_trust_region(ws) && 4 * next <= merit)
+  if (accepted && ws->step_length[0] >= ws->step_length[1] && 4 * next <= merit)
     ws->proximal_rate[0] *= (talon_real)0.1;
 }
 #endif

@@ -167,6 +167,38 @@ TEST_CASE("a box rolled end over end along the floor stops at every h", "[physic
         1e-4);
 }
 
+// A capsule lying on the floor, spun about its own axis, skids until it rolls. Friction acts
+// at the contact line, so the angular momentum about it, I ω + m r v, is the same before and
+// after: it rolls at ω = I ω₀ / (I + m r²), v = ω r.
+TEST_CASE("a capsule spun about its axis on the floor rolls away at I w0 over I + m r r",
+          "[physics][contact]") {
+  const double h = GENERATE(0.01, 0.05, 0.1);
+  INFO("h = " << h);
+  const Model model = testing::model_from_mjcf(R"(
+<mujoco model="skidding capsule"><worldbody>
+  <geom name="floor" type="plane" size="0 0 1" friction="0.5"/>
+  <body name="capsule" pos="0 0 0.04" euler="90 0 0"><freejoint/>
+    <geom type="capsule" size="0.04 0.1" mass="1" friction="0.5"/></body>
+</worldbody></mujoco>)");
+  const Simulator sim = testing::make_simulator(model);
+  const double mass = model.sim_mass[0], radius = 0.04, spin = 100;
+  const Vec3 axis = model.sim_pose_world[0].quat * Vec3(0, 0, 1);  // along the world's y
+  REQUIRE(std::abs(axis.y()) == Approx(1));
+  const double inertia =
+      axis.dot(model.sim_pose_world[0].quat * (model.sim_inertia[0] * Vec3(0, 0, 1)));
+  runtime::WorldBatch w = sim.make_worlds(1);
+  const std::array<double, 6> spun{0, 0, 0, 0, spin, 0};
+  std::copy(spun.begin(), spun.end(), w.u_of(0).begin());
+  for (int k = 0; k < static_cast<int>(std::lround(1 / h)); ++k) {
+    sim.step(w, h);
+    REQUIRE(w.status[0] == runtime::kWorldOk);
+  }
+  const double rolling = inertia * spin / (inertia + mass * radius * radius);
+  CHECK(testing::angular_velocity(w, 0, 0).y() == Approx(rolling).epsilon(1e-3));
+  CHECK(velocity(w, 0, 0).x() == Approx(rolling * radius).epsilon(1e-3));
+  CHECK(std::abs(velocity(w, 0, 0).y()) < 1e-6);
+}
+
 TEST_CASE("static friction holds a 2 N load under a 5 N limit", "[physics][friction]") {
   const double h = GENERATE(0.01, 0.05, 0.1);
   INFO("h = " << h);
