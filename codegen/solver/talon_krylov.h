@@ -44,6 +44,13 @@ static TALON_CALLABLE void talon_scale_friction_rows(const talon_workspace* ws, 
 }
 
 #if TALON_KRYLOV_ITERATIONS > 0
+/* Row j of friction contact f's three rows that carry the forward solve's proximal term
+ * (talon_newton.h, talon_proximal_linearization): its normal row (j = 0), then its two
+ * friction rows. */
+static TALON_CALLABLE int talon_proximal_row(int f, int j) {
+  return j == 0 ? talon_friction_normal[f] : talon_friction_row[f] + j - 1;
+}
+
 /* z = P⁻¹ L⁻¹ v (z, v of size TALON_KRYLOV_N). Uses rhs, pcr_*, body_a, body_b. */
 static TALON_CALLABLE int talon_krylov_precondition(talon_workspace* ws, const talon_real* v,
                                                     talon_real* z) {
@@ -70,16 +77,16 @@ static TALON_CALLABLE void talon_krylov_apply(talon_workspace* ws, const talon_r
   talon_unit_jvp(ws->jvp_in, ws->jvp_out, TALON_SEPARATION(ws));
   talon_apply_inverse_mass(ws->mass, ws->jvp_out, w);
   talon_copy(w + TALON_NV, ws->jvp_out + TALON_NV, TALON_NROWS);
-  /* the proximal term ρ K of the friction rows (talon_newton.h, talon_proximal_linearization:
-   * k_t ≈ diag A / ((1 + s)(1 + ρ)) of the linearisation it modified) */
+  /* the proximal term ρ K of the contact rows (talon_newton.h, talon_proximal_linearization:
+   * k ≈ diag A / ((1 + s)(1 + ρ)) of the linearisation it modified, s = 0 on a normal row) */
   for (f = 0; f < TALON_NFRICTION; ++f)
-    for (j = 0; j < 2; ++j) {
-      const int r = talon_friction_row[f] + j;
+    for (j = 0; j < 3; ++j) {
+      const int r = talon_proximal_row(f, j);
       const talon_real a = ws->lin[TALON_LIN_DIAG + r];
+      const talon_real s = j > 0 ? ws->in[TALON_IN_W + f] : 0;
       if (a < TALON_HUGE)
-        w[TALON_NV + r] += ws->proximal[0] * a /
-                           ((1 + ws->in[TALON_IN_W + f]) * (1 + ws->proximal[0])) *
-                           z[TALON_NV + r];
+        w[TALON_NV + r] +=
+            ws->proximal[0] * a / ((1 + s) * (1 + ws->proximal[0])) * z[TALON_NV + r];
     }
 }
 #endif
