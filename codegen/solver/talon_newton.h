@@ -458,9 +458,10 @@ static TALON_CALLABLE void talon_proximal_linearization(talon_workspace* ws, tal
 }
 
 /* After an update from merit θ to θ' (accepted or not): μ /= 10 when the full step (the trust
- * region's, talon_trust_region, which the line search kept in ws->step_length[1]) was taken and cut θ at least fourfold - Levenberg–Marquardt's
- * rule for its damping (Moré 1978; Nielsen 1999), kept only in the direction of less: where
- * the linearisation predicts the next residual, Newton's own direction is the better one.
+ * region's, talon_trust_region, which the line search kept in ws->step_length[1]) was taken
+ * and cut θ at least fourfold - Levenberg–Marquardt's rule for its damping (Moré 1978;
+ * Nielsen 1999), kept only in the direction of less: where the linearisation predicts the
+ * next residual, Newton's own direction is the better one.
  *
  * Why: with ρ = 0.1 ‖F‖ throughout, ρ K was still ~10 % of a friction row's diagonal at
  * ‖F‖ ~ 1 and stayed above κ_t k_t until ‖F‖ < 1e-5 m/s, so a step's last updates converged
