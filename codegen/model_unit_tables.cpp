@@ -293,6 +293,11 @@ std::string table_text(const Model& model, const ir::ResidualProgram& p, const L
   const FrictionTables friction = friction_tables(model, p);
   int_table(out, "talon_friction_row", friction.row);
   int_table(out, "talon_friction_normal", friction.normal);
+  std::vector<int> normal_rows;  // every contact slot's normal row, in slot order
+  for (const ir::ContactSlot& slot : p.slots) normal_rows.push_back(slot.normal_row);
+  TALON_INTERNAL_ASSERT(static_cast<int>(normal_rows.size()) == l.nnormal,
+                        "a normal row per contact slot");
+  int_table(out, "talon_normal_row", normal_rows);
   int_table(out, "talon_friction_mu_param", friction.mu_param);
   real_table(out, "talon_friction_mu_value", friction.mu_value, precision);
   const TurnTables turns = turn_tables(model, p);

@@ -404,8 +404,8 @@ static TALON_CALLABLE talon_real talon_line_search(talon_workspace* ws, talon_re
 
 #if TALON_KRYLOV_ITERATIONS > 0
 /* A proximal term on the contact rows of the Newton direction's system (Levenberg–Marquardt
- * on the impulses, regularised semismooth Newton): J + ρ K on each frictional contact's normal
- * and friction rows (talon_proximal_row), K = the row's frozen diagonal k, with ρ = μ ‖F‖
+ * on the impulses, regularised semismooth Newton): J + ρ K on each contact's normal row and
+ * friction rows (talon_proximal_row), K = the row's frozen diagonal k, with ρ = μ ‖F‖
  * (‖F‖ = √θ in m/s), at most TALON_PROXIMAL_MAX. The step's equations are not changed, only
  * the direction: the root is the same, and as F → 0 so does ρ, where the direction becomes
  * Newton's. μ starts each attempt at TALON_PROXIMAL_RATE and falls tenfold after every update
@@ -445,16 +445,15 @@ static TALON_CALLABLE void talon_proximal_linearization(talon_workspace* ws, tal
   talon_real* diag = ws->lin + TALON_LIN_DIAG;
   const talon_real rho = TALON_FMIN((talon_real)TALON_PROXIMAL_MAX,
                                     ws->proximal_rate[0] * TALON_SQRT(merit));
-  int f, j;
+  int i, friction;
   ws->proximal[0] = rho;
-  for (f = 0; f < TALON_NFRICTION; ++f)
-    for (j = 0; j < 3; ++j) {
-      const int r = talon_proximal_row(f, j);
-      if (!(diag[r] < TALON_HUGE)) continue; /* as talon_linearize_frozen's scale */
-      c[r] += rho * diag[r];
-      diag[r] += rho * diag[r];
-      ws->scale[r] = 1 / TALON_SQRT(diag[r]);
-    }
+  for (i = 0; i < TALON_PROXIMAL_ROWS; ++i) {
+    const int r = talon_proximal_row(i, &friction);
+    if (!(diag[r] < TALON_HUGE)) continue; /* as talon_linearize_frozen's scale */
+    c[r] += rho * diag[r];
+    diag[r] += rho * diag[r];
+    ws->scale[r] = 1 / TALON_SQRT(diag[r]);
+  }
 }
 
 /* After an update from merit θ to θ' (accepted or not): μ /= 10 when the full step (the trust
