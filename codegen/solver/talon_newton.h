@@ -28,8 +28,11 @@ R"talon_c(
  *                talon_row_unilateral[NROWS] (1: λ ≥ 0, normal and limit rows),
  *                talon_friction_row[NFRICTION] (first of the two tangent rows),
  *                talon_friction_normal[NFRICTION] (its normal row),
+ *                talon_normal_row[NNORMAL] (every contact's normal row),
  *                talon_friction_mu_param[2·NFRICTION] (θ index of each geom's μ, −1 = folded)
- *                with talon_friction_mu_value[2·NFRICTION]
+ *                with talon_friction_mu_value[2·NFRICTION],
+ *                talon_turn_row/body[NTURN_SIDES], talon_turn_axis[3·NTURN_SIDES] (the
+ *                contact sides whose geom's turn talon_contact_turns_resolved bounds)
  *   options      TALON_NEWTON_ITERATIONS (K), TALON_PCR_ITERATIONS,
  *                TALON_PCR_RELATIVE_TOLERANCE (on ‖r‖²/‖r₀‖²), TALON_CONVERGED_MERIT (the
  *                stop: ‖L F‖² at most this), TALON_WARM_START,
