@@ -289,6 +289,7 @@ Expected<ModelUnit> generate_model_unit(const Model& model, const ir::ResidualPr
   const unit::BoundedInstances bounded =
       unit::bounded_instances(program, options.solver.broadphase);
   layout->nbounded = bounded.count;
+  layout->nbounded_rows = bounded.rows;
   // The loops' prelude defines talon_real, which the tables use; the loops read the tables.
   const std::string rest =
       unit::config_text(*layout, options) + "\n" + solver_prelude_text() + "\n" +

@@ -26,6 +26,7 @@
 // positive distance, where its rows are already at their root: the residual does not jump.
 // The backward step evaluates every pair (talon_adjoint.h).
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "codegen/model_unit_parts.h"
@@ -95,6 +96,33 @@ std::vector<SkipTerm> jvp_skip(const ir::ResidualProgram& p) {
   return out;
 }
 
+// Per row of talon_bounded_rows: its slot's place in the residual's gap output (normal rows;
+// -1 for the others) and its friction weight (friction rows; -1 for the others), for
+// talon_open_pairs; and the gap above which a pair counts as open, per unit of h.
+void open_pair_tables(std::ostringstream& out, const ir::ResidualProgram& program,
+                      const std::vector<int>& rows) {
+  std::vector<int> gap_of_row(program.nrows, -1), weight_of_row(program.nrows, -1);
+  for (std::size_t c = 0; c < program.slots.size(); ++c) {
+    const ir::ContactSlot& slot = program.slots[c];
+    gap_of_row[slot.normal_row] = static_cast<int>(c);
+    if (slot.friction_row >= 0)
+      weight_of_row[slot.friction_row] = weight_of_row[slot.friction_row + 1] = slot.friction_index;
+  }
+  std::vector<int> gap, weight;
+  for (int row : rows) {
+    gap.push_back(gap_of_row[row]);
+    weight.push_back(weight_of_row[row]);
+  }
+  int_table(out, "talon_bounded_row_gap", gap);
+  int_table(out, "talon_bounded_row_weight", weight);
+  // ∂φ/∂g = 1 − g/√(g² + ε²h²) ≈ ε²h²/(2g²) of a normal row (ir/lower/context.cpp,
+  // add_complementarity_row) is below 1e-12 where g > ε h / √(2e-12).
+  std::ostringstream rate;
+  rate.precision(17);
+  rate << std::sqrt(program.fb_epsilon_sq / 2e-12);
+  out << "#define TALON_OPEN_GAP_PER_H " << rate.str() << "\n";
+}
+
 }  // namespace
 
 BoundedInstances bounded_instances(const ir::ResidualProgram& program, bool broadphase) {
@@ -109,6 +137,9 @@ BoundedInstances bounded_instances(const ir::ResidualProgram& program, bool broa
     out.offset[t] = out.count;
     out.count += count[t];
   }
+  for (const ir::PairInstance& instance : pairs.instances)
+    if (out.offset[instance.template_index] >= 0)
+      out.rows += static_cast<int>(instance.rows.size());
   return out;
 }
 
@@ -135,7 +166,10 @@ std::string broadphase_text(const Model& model, const ir::ResidualProgram& progr
         << "#define talon_broadphase_reset(ws) ((void)(ws))\n"
         << "#define talon_broadphase_evaluate_all(ws) ((void)(ws))\n"
         << "#define talon_broadphase_update(ws) ((void)(ws))\n"
-        << "#define talon_broadphase_clear_impulses(ws) ((void)(ws))\n";
+        << "#define talon_broadphase_clear_impulses(ws) ((void)(ws))\n"
+        << "#define TALON_JVP_SEPARATION(ws) ((const talon_real*)0)\n"
+        << "#define talon_open_pairs(ws) ((void)(ws))\n"
+        << "#define talon_open_rows(ws, z, w) ((void)(ws), (void)(z), (void)(w))\n";
     return out.str();
   }
   std::vector<int> body, plane, rows_begin{0}, rows;
@@ -168,6 +202,7 @@ std::string broadphase_text(const Model& model, const ir::ResidualProgram& progr
   real_table(out, "talon_bounded_radius", radius, precision);
   int_table(out, "talon_bounded_rows_begin", rows_begin);
   int_table(out, "talon_bounded_rows", rows);
+  open_pair_tables(out, program, rows);
   out << R"(#define TALON_SEPARATION(ws) ((const talon_real*)(ws)->pair_separation)
 /* A pair joins the evaluated ones once its bound falls below this times its radii. */
 #define TALON_BROADPHASE_MARGIN 1e-3
@@ -299,6 +334,64 @@ static TALON_CALLABLE void talon_broadphase_clear_impulses(talon_workspace* ws) 
       for (r = talon_bounded_rows_begin[k]; r < talon_bounded_rows_begin[k + 1]; ++r)
         ws->in[TALON_IN_LAMBDA + talon_bounded_rows[r]] = 0;
 }
+
+#if TALON_KRYLOV_ITERATIONS > 0
+/* The exact Jacobian-vector product of a Newton direction (talon_krylov_apply) with the pairs
+ * open at its iterate left out as well: jvp_separation is pair_separation with those pairs
+ * set apart (0). */
+#define TALON_JVP_SEPARATION(ws) ((const talon_real*)(ws)->jvp_separation)
+
+/* Whether evaluated pair k is open at the iterate in ws->in (residual in ws->res, frozen
+ * linearisation in ws->lin, before the proximal term): every normal slot's gap above
+ * TALON_OPEN_GAP_PER_H · h, and no row's impulse moving its contact by more than 1e-12 of
+ * that gap (|d λ| h, d the row's derivative). Stores each row's d in ws->open_derivative: C
+ * of its frozen row, divided by 1 + s on a friction row (s its frozen weight), which is the
+ * exact row's derivative there (talon_krylov.h, talon_scale_friction_rows).
+ *
+ * Why it may be left out: at such a pair the exact Jacobian is, to 1e-12 relative, its rows'
+ * own d dλ - the normal rows' ∂φ/∂g ≈ ε²h²/(2g²) (ir/lower/context.cpp), the projection's
+ * slope μλ_n/|y| and the impulses' share of the momentum balance are all that small - except
+ * a sliding friction row's μ ŷ dλ_n, which only matters where dλ_n does not vanish, and the
+ * direction's dλ_n there is that tiny too (its row's right-hand side is the ε of the
+ * smoothing). Evaluating the pair's template adds nothing but cost: on MuJoCo's humanoid
+ * dropped at h = 0.05, 14 of the ~20 pairs the broadphase keeps are open at a typical
+ * iterate (bench/RESULTS.md, thirty-second session). */
+static TALON_CALLABLE int talon_pair_open(talon_workspace* ws, int k) {
+  const talon_real h = ws->in[TALON_IN_H];
+  talon_real gap = TALON_HUGE, moved = 0;
+  int r;
+  for (r = talon_bounded_rows_begin[k]; r < talon_bounded_rows_begin[k + 1]; ++r) {
+    const int row = talon_bounded_rows[r], f = talon_bounded_row_weight[r];
+    const talon_real d = ws->lin[TALON_LIN_C + row] / (f >= 0 ? 1 + ws->in[TALON_IN_W + f] : 1);
+    ws->open_derivative[r] = d;
+    if (talon_bounded_row_gap[r] >= 0)
+      gap = TALON_FMIN(gap, ws->res[TALON_RES_GAP + talon_bounded_row_gap[r]]);
+    moved = TALON_FMAX(moved, TALON_FABS(d * ws->in[TALON_IN_LAMBDA + row]) * h);
+  }
+  return gap > (talon_real)TALON_OPEN_GAP_PER_H * h && moved <= (talon_real)1e-12 * gap;
+}
+
+/* jvp_separation for the Newton direction from the iterate in ws->in (see talon_pair_open). */
+static TALON_CALLABLE void talon_open_pairs(talon_workspace* ws) {
+  int k;
+  for (k = 0; k < TALON_NBOUNDED; ++k)
+    ws->jvp_separation[k] = ws->pair_separation[k] >= 0 ? ws->pair_separation[k]
+                            : talon_pair_open(ws, k)    ? 0
+                                                        : -1;
+}
+
+/* The open pairs' rows of w = L J z: d dλ (the JVP's skip gave them dλ). */
+static TALON_CALLABLE void talon_open_rows(const talon_workspace* ws, const talon_real* z,
+                                           talon_real* w) {
+  int k, r;
+  for (k = 0; k < TALON_NBOUNDED; ++k)
+    if (ws->pair_separation[k] < 0 && ws->jvp_separation[k] >= 0)
+      for (r = talon_bounded_rows_begin[k]; r < talon_bounded_rows_begin[k + 1]; ++r) {
+        const int row = talon_bounded_rows[r];
+        w[TALON_NV + row] = ws->open_derivative[r] * z[TALON_NV + row];
+      }
+}
+#endif
 )";
   return out.str();
 }

@@ -155,7 +155,11 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
     out << "  /* per contact pair with bounding volumes: -1 where it is evaluated, else a lower\n"
         << "     bound on its distance (model_unit_broadphase.cpp) */\n"
         << "  " << name << "_real pair_separation[" << layout.nbounded << "], pair_axes["
-        << 12 * layout.nbounded << "], body_travel[" << 2 * layout.nsim << "];\n";
+        << 12 * layout.nbounded << "], body_travel[" << 2 * layout.nsim << "];\n"
+        << "  /* the same with the pairs open at a Newton direction's iterate set apart too, and\n"
+        << "     their rows' derivatives (talon_open_pairs) */\n"
+        << "  " << name << "_real jvp_separation[" << layout.nbounded << "], open_derivative["
+        << array_size(layout.nbounded_rows) << "];\n";
   if (layout.nprobe > 0)
     out << "  /* the terrain inputs at a solution's end pose (talon_settle), and those of a first\n"
         << "     attempt (talon_retry_step) */\n"

@@ -48,7 +48,7 @@ struct Layout {
   int trace_capacity = 0, trace_width = 0;  // NAME_trace (SolverOptions::trace_capacity)
   // Contact pairs with bounding volumes (model_unit_broadphase.cpp; set by
   // generate_model_unit with the broadphase's tables).
-  int nbounded = 0;
+  int nbounded = 0, nbounded_rows = 0;
   std::vector<std::string> block_names;  // "dynamics" first
 };
 
@@ -97,6 +97,7 @@ std::vector<ir::Function> unit_functions(const ir::ResidualProgram& program, boo
 struct BoundedInstances {
   std::vector<int> offset;
   int count = 0;
+  int rows = 0;  // constraint rows of those pairs, summed
 };
 // None where `broadphase` is off (SolverOptions::broadphase).
 BoundedInstances bounded_instances(const ir::ResidualProgram& program, bool broadphase);

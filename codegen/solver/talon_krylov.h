@@ -81,9 +81,10 @@ static TALON_CALLABLE void talon_krylov_apply(talon_workspace* ws, const talon_r
   int i, f;
   talon_copy(ws->jvp_in + TALON_JVP_IN_TANGENT_U, z, TALON_NV);
   talon_copy(ws->jvp_in + TALON_JVP_IN_TANGENT_LAMBDA, z + TALON_NV, TALON_NROWS);
-  talon_unit_jvp(ws->jvp_in, ws->jvp_out, TALON_SEPARATION(ws));
+  talon_unit_jvp(ws->jvp_in, ws->jvp_out, TALON_JVP_SEPARATION(ws));
   talon_apply_inverse_mass(ws->mass, ws->jvp_out, w);
   talon_copy(w + TALON_NV, ws->jvp_out + TALON_NV, TALON_NROWS);
+  talon_open_rows(ws, z, w); /* the pairs open at the iterate (model_unit_broadphase.cpp) */
   /* the proximal term ρ K of the contact rows (talon_newton.h, talon_proximal_linearization:
    * k ≈ diag A / ((1 + s)(1 + ρ)) of the linearisation it modified, s = 0 on a normal row) */
   for (i = 0; i < TALON_PROXIMAL_ROWS; ++i) {

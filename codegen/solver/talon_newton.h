@@ -506,6 +506,7 @@ static TALON_CALLABLE talon_real talon_newton_update(talon_workspace* ws, talon_
   talon_real eta = talon_forcing_term(merit), next;
   talon_linearize_frozen(ws);
 #if TALON_KRYLOV_ITERATIONS > 0
+  talon_open_pairs(ws); /* before the proximal term changes C (model_unit_broadphase.cpp) */
   talon_proximal_linearization(ws, merit);
 #endif
   talon_schur_select(ws);

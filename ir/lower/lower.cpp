@@ -29,6 +29,7 @@ void lower::fill_metadata(Context& ctx, ResidualProgram& prog) {
   prog.nrows = static_cast<int>(ctx.rows.size());
   prog.nu = ctx.model.nu;
   prog.nfriction = static_cast<int>(ctx.friction_w.size());
+  prog.fb_epsilon_sq = ctx.options.fb_epsilon_sq;
   prog.q_minus = ctx.q_minus;
   prog.q_choose = ctx.q_choose;
   prog.u_minus = ctx.u_minus;

@@ -136,6 +136,8 @@ struct ResidualProgram {
   std::unique_ptr<Graph> graph;  // owns every Expr below
 
   int nsim = 0, nrows = 0, nu = 0, nfriction = 0;
+  // ε² of the complementarity rows' smoothing (LowerOptions::fb_epsilon_sq, (m/s)²).
+  double fb_epsilon_sq = 0;
   // Inputs (Var exprs of `graph`).
   std::vector<Expr> q_minus, u_minus, u_plus, lambda, ctrl, params;
   Expr h;

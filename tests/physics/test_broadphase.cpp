@@ -1,7 +1,9 @@
 // The broadphase (codegen/model_unit_broadphase.cpp): contact pairs whose bounding volumes
-// cannot meet within a step are set to their root, no impulse, instead of evaluated. The
-// step's root is the same with it as without, so the trajectories must agree to the solver's
-// tolerance, through falls onto each other, contacts that open and close, and rests.
+// cannot meet within a step are set to their root, no impulse, instead of evaluated, and the
+// Newton directions' Jacobian-vector products leave out the evaluated pairs that are open at
+// their iterate (talon_open_pairs). The step's root is the same with them as without, so the
+// trajectories must agree to the solver's tolerance, through falls onto each other, contacts
+// that open and close, and rests.
 #include <catch2/catch.hpp>
 
 #include <cmath>
