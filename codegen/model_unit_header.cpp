@@ -150,7 +150,11 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
         << "  int order_row_bodies[" << 2 * rows << "], order_body_rows[" << 2 * rows
         << "], order_body_start[" << layout.nsim + 1 << "], order_cursor["
         << array_size(layout.nsim) << "], order_degree[" << rows << "], order_list[" << rows
-        << "], order_mark[" << rows << "];\n";
+        << "], order_mark[" << rows << "];\n"
+        << "  /* the last order taken: its rows as selected, their bodies and the order\n"
+        << "     (talon_schur_order) */\n"
+        << "  int order_last_n, order_last_rows[" << rows << "], order_last_bodies[" << 2 * rows
+        << "], order_last[" << rows << "];\n";
   if (layout.nbounded > 0)
     out << "  /* per contact pair with bounding volumes: -1 where it is evaluated, else a lower\n"
         << "     bound on its distance (model_unit_broadphase.cpp) */\n"

@@ -51,7 +51,16 @@ static TALON_CALLABLE int talon_finite(talon_real x) {
  * code is built without -ffast-math, so the compiler may not reassociate it), and PCR's three
  * dot products per iteration over the humanoid's ~175 coupled rows were then most of its own
  * time; with four, a Newton update took 6 % less (bench/RESULTS.md). */
-static TALON_CALLABLE talon_real talon_dot(const talon_real* a, const talon_real* b, int n) {
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define TALON_INLINE __forceinline__
+#elif defined(__GNUC__)
+#define TALON_INLINE __attribute__((always_inline)) inline
+#else
+#define TALON_INLINE
+#endif
+
+static TALON_CALLABLE TALON_INLINE talon_real talon_dot(const talon_real* a, const talon_real* b,
+                                                        int n) {
   talon_real s0 = 0, s1 = 0, s2 = 0, s3 = 0;
   int i = 0;
   for (; i + 4 <= n; i += 4) {

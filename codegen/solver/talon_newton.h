@@ -1118,6 +1118,9 @@ static TALON_CALLABLE void talon_reset(talon_workspace* ws) {
 #if TALON_TRACE_CAPACITY > 0
   ws->trace_count = 0;
 #endif
+#if TALON_DENSE_ROWS > 0
+  ws->order_last_n = -1; /* no order taken yet (talon_schur_order) */
+#endif
 }
 
 /* The signed gap (m, negative = penetration) of every contact normal row at the end of the
