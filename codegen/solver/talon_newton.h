@@ -629,17 +629,24 @@ static TALON_CALLABLE int talon_solve(talon_workspace* ws, int start) {
   if (start == TALON_START_RESUME)
     merit = talon_resume_iterate(ws);
 #if TALON_RESOLVE_SPLIT_STEPS
-  else if (start == TALON_START_SPLIT) {
+  else if (start == TALON_START_SPLIT)
     merit = talon_split_iterate(ws);
-    /* A split whose end turns too far over the whole step (talon_turns_resolved) is not
-     * solved again: the roots near it, the only ones talon_near_split keeps, turn as far,
-     * and a root that does is refused. On the primitive pile at h = 0.1 three such re-solves
-     * in 30 steps ran out their 16 updates each (bench/RESULTS.md, thirty-second session). */
-    if (!talon_turns_resolved(ws)) budget = 0;
-  }
 #endif
   else
     merit = talon_initial_iterate(ws, start == TALON_START_OTHER);
+  /* A second try at a step (a split step's whole step again, or the step from its other
+   * start) is not iterated from an iterate 0 that already turns too far over the step
+   * (talon_turns_resolved).
+   * - A split's end: the roots near it, the only ones talon_near_split keeps, turn as far,
+   *   and such a root is refused. On the primitive pile at h = 0.1, three such re-solves in
+   *   30 steps each ran out their 16 updates.
+   * - The other start (the cold start corrected by its own momentum balance) puts the
+   *   misplaced impulses' remainder on the light bodies: the pile's capsules spun at
+   *   hundreds of rad/s. Over the pile's millimetre ensembles at h = 0.05 and 0.1, none of 68
+   *   such retries converged (1 032 updates); the humanoid's retries never started so, and
+   *   22 of its 23 converged (bench/RESULTS.md, thirty-second session). */
+  if ((start == TALON_START_SPLIT || start == TALON_START_OTHER) && !talon_turns_resolved(ws))
+    budget = 0;
   for (i = 0; i < TALON_MERIT_MEMORY; ++i) recent[i] = merit;
   for (k = 0;; ++k) {
     talon_real reference = 0;
@@ -997,8 +1004,9 @@ static TALON_CALLABLE void talon_restore_attempt(talon_workspace* ws) {
  * converged, and in runs a control nudge of 1e-6 apart it split or not, so their
  * differences jumped. A run's first step, without a warm start, is retried from free flight:
  * two cans stacked on a post split it from the cold start (bench/RESULTS.md, twenty-fifth
- * session). Where the retry fails too, the attempt with the lower merit stands (what a step
- * that cannot split, TALON_MAX_SUBSTEP_DEPTH = 0, returns). Returns whether the result is
+ * session). A retry whose start already turns too far is given no updates (talon_solve).
+ * Where the retry fails too, the attempt with the lower merit stands (what a step that cannot
+ * split, TALON_MAX_SUBSTEP_DEPTH = 0, returns). Returns whether the result is
  * finite; the updates of both attempts go to *newton and *pcr. */
 static TALON_CALLABLE int talon_retry_step(talon_workspace* ws, talon_real h, int ok,
                                            int* newton, int* pcr) {
