@@ -47,10 +47,8 @@ static TALON_CALLABLE int talon_finite(talon_real x) {
   return x - x == (talon_real)0;
 }
 
-/* Four partial sums: one running sum makes each addition wait for the one before it (the
- * code is built without -ffast-math, so the compiler may not reassociate it), and PCR's three
- * dot products per iteration over the humanoid's ~175 coupled rows were then most of its own
- * time; with four, a Newton update took 6 % less (bench/RESULTS.md). */
+/* Inlined wherever it is called: at -O1 clang left talon_dot a call in the Schur factor's
+ * inner loop (bench/RESULTS.md, thirty-second session). */
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 #define TALON_INLINE __forceinline__
 #elif defined(__GNUC__)
@@ -59,6 +57,10 @@ static TALON_CALLABLE int talon_finite(talon_real x) {
 #define TALON_INLINE
 #endif
 
+/* Four partial sums: one running sum makes each addition wait for the one before it (the
+ * code is built without -ffast-math, so the compiler may not reassociate it), and PCR's three
+ * dot products per iteration over the humanoid's ~175 coupled rows were then most of its own
+ * time; with four, a Newton update took 6 % less (bench/RESULTS.md). */
 static TALON_CALLABLE TALON_INLINE talon_real talon_dot(const talon_real* a, const talon_real* b,
                                                         int n) {
   talon_real s0 = 0, s1 = 0, s2 = 0, s3 = 0;
