@@ -281,13 +281,10 @@ static TALON_CALLABLE talon_real talon_height_above(const talon_real* p, const t
 }
 
 /* A lower bound on the distance between bounded pair k's geoms at the step's end, for the
- * iterate's u⁺ (talon_body_travel): their swept spheres' axes apart at q⁻ (pair_axes; geom b's
+ * iterate's u⁺ (talon_body_travel): their swept spheres' axes apart at q⁻ (pair_apart; geom b's
  * axis above a's plane), less how far each can move. */
 static TALON_CALLABLE talon_real talon_bounded_distance(const talon_workspace* ws, int k) {
-  const talon_real* axes = ws->pair_axes + 12 * k;
-  const talon_real apart = talon_bounded_plane[k]
-                               ? talon_height_above(axes, axes + 3, axes + 6, axes + 9)
-                               : talon_segment_distance(axes, axes + 3, axes + 6, axes + 9);
+  const talon_real apart = ws->pair_apart[k];
   talon_real travel = 0;
   int side;
   for (side = 0; side < 2; ++side) {
@@ -304,10 +301,15 @@ static TALON_CALLABLE talon_real talon_bounded_distance(const talon_workspace* w
 static TALON_CALLABLE void talon_broadphase_reset(talon_workspace* ws) {
   int k, end;
   talon_fill(ws->pair_separation, 0, TALON_NBOUNDED);
-  for (k = 0; k < TALON_NBOUNDED; ++k) /* the axes at q⁻, which the attempt does not move */
+  for (k = 0; k < TALON_NBOUNDED; ++k) { /* the axes at q⁻, which the attempt does not move */
+    talon_real axes[12];
     for (end = 0; end < 4; ++end)
       talon_bounded_point(ws->in, talon_bounded_body[2 * k + end / 2],
-                          talon_bounded_ends + 12 * k + 3 * end, ws->pair_axes + 12 * k + 3 * end);
+                          talon_bounded_ends + 12 * k + 3 * end, axes + 3 * end);
+    ws->pair_apart[k] = talon_bounded_plane[k]
+                            ? talon_height_above(axes, axes + 3, axes + 6, axes + 9)
+                            : talon_segment_distance(axes, axes + 3, axes + 6, axes + 9);
+  }
 }
 
 /* (a macro: only the backward step uses it) */

@@ -157,9 +157,9 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
         << "], order_last[" << rows << "];\n";
   if (layout.nbounded > 0)
     out << "  /* per contact pair with bounding volumes: -1 where it is evaluated, else a lower\n"
-        << "     bound on its distance (model_unit_broadphase.cpp) */\n"
-        << "  " << name << "_real pair_separation[" << layout.nbounded << "], pair_axes["
-        << 12 * layout.nbounded << "], body_travel[" << 2 * layout.nsim << "];\n"
+        << "     bound on its distance; its axes' distance at q⁻ (model_unit_broadphase.cpp) */\n"
+        << "  " << name << "_real pair_separation[" << layout.nbounded << "], pair_apart["
+        << layout.nbounded << "], body_travel[" << 2 * layout.nsim << "];\n"
         << "  /* the same with the pairs open at a Newton direction's iterate set apart too, and\n"
         << "     their rows' derivatives (talon_open_pairs) */\n"
         << "  " << name << "_real jvp_separation[" << layout.nbounded << "], open_derivative["
