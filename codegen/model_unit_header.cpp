@@ -143,7 +143,8 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
   if (layout.dense_rows > 0)
     out << "  /* the Schur system's Cholesky factor and its assembly (talon_dense.h) */\n"
         << "  " << name << "_real dense_l[" << layout.dense_rows * (layout.dense_rows + 1) / 2
-        << "], dense_jb[" << 6 * rows << "], dense_gb[" << 6 * rows << "];\n"
+        << "], dense_jb[" << 6 * rows << "], dense_gb[" << 6 * rows << "], dense_pivot_inverse["
+        << rows << "];\n"
         << "  int dense_first[" << rows << "], dense_slot[" << rows << "], dense_body_rows[" << rows
         << "], dense_state;\n"
         << "  /* the factor's row order (talon_schur_order) */\n"

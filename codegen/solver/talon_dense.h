@@ -23,7 +23,11 @@ R"talon_c(
  * stays inside that envelope), so every dot product starts there; the rows are in reverse
  * Cuthill–McKee order (talon_schur.h, talon_schur_order), which keeps the envelope narrow:
  * the humanoid's ~175 coupled rows factor in ~49 k multiply-adds instead of ~880 k dense
- * (bench/RESULTS.md, twenty-ninth session). A is only semi-definite
+ * (bench/RESULTS.md, twenty-ninth session). Each pivot's reciprocal is kept
+ * (dense_pivot_inverse) and multiplied by: each entry of a row waits for the one before it,
+ * and a division's latency on that chain held 8.5 % of the samples in the humanoid's inlined
+ * Newton update (perf annotate); multiplying made the update ~3 % cheaper.
+ * A is only semi-definite
  * where rows are dependent (four normal rows for three constrained DOF of a box on its
  * corners, without compliance): a pivot within TALON_DENSE_PIVOT_ULPS · n · ε of zero marks
  * its row dependent, L's column there is zero and the solve leaves that row's component at 0
@@ -101,6 +105,7 @@ static TALON_CALLABLE int talon_dense_factor(talon_workspace* ws) {
   const int n = ws->schur_nrows;
   const talon_real dependent = (talon_real)TALON_DENSE_PIVOT_ULPS * (talon_real)n * TALON_EPSILON;
   talon_real* l = ws->dense_l;
+  talon_real* inverse = ws->dense_pivot_inverse;
   int i, j;
   talon_dense_assemble(ws);
   for (i = 0; i < n; ++i) {
@@ -111,11 +116,12 @@ static TALON_CALLABLE int talon_dense_factor(talon_workspace* ws) {
       const int start = first_i > ws->dense_first[j] ? first_i : ws->dense_first[j];
       const talon_real sum = row_i[j] - talon_dot(row_i + start, row_j + start, j - start);
       if (j < i)
-        row_i[j] = row_j[j] > 0 ? sum / row_j[j] : 0;
+        row_i[j] = inverse[j] > 0 ? sum * inverse[j] : 0;
       else
         row_i[i] = sum > dependent ? TALON_SQRT(sum) : 0;
     }
     if (!talon_finite(row_i[i])) return 0;
+    inverse[i] = row_i[i] > 0 ? 1 / row_i[i] : 0;
   }
   return 1;
 }
@@ -133,18 +139,20 @@ static TALON_CALLABLE int talon_dense_ready(talon_workspace* ws) {
 /* y ← (L Lᵀ)⁻¹ y on the n coupled rows (a dependent row's component stays 0). */
 static TALON_CALLABLE void talon_dense_solve(const talon_workspace* ws, talon_real* y) {
   const talon_real* l = ws->dense_l;
+  const talon_real* inverse = ws->dense_pivot_inverse;
   const int n = ws->schur_nrows;
   int i, k;
   for (i = 0; i < n; ++i) { /* L z = y */
     const talon_real* row = l + i * (i + 1) / 2;
     const int first = ws->dense_first[i];
     const talon_real sum = y[i] - talon_dot(row + first, y + first, i - first);
-    y[i] = row[i] > 0 ? sum / row[i] : 0;
+    y[i] = inverse[i] > 0 ? sum * inverse[i] : 0;
   }
   for (i = n - 1; i >= 0; --i) { /* Lᵀ x = z, by the rows of L */
     const talon_real* row = l + i * (i + 1) / 2;
-    y[i] = row[i] > 0 ? y[i] / row[i] : 0;
-    for (k = ws->dense_first[i]; k < i; ++k) y[k] -= row[k] * y[i];
+    const talon_real x = inverse[i] > 0 ? y[i] * inverse[i] : 0;
+    y[i] = x;
+    for (k = ws->dense_first[i]; k < i; ++k) y[k] -= row[k] * x;
   }
 }
 #endif /* TALON_DENSE_ROWS > 0 */
