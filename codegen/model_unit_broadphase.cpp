@@ -18,13 +18,15 @@
 // a plane bounds a half-space. A point p of a body (from its centre of mass) moves by at
 // most h|v| + |p| min(2, h|ω|) over the step (a turn by h|ω| at most), so the geoms are at
 // least the segments' distance at q⁻ (against a plane: the lower end's height above it),
-// less each body's travel for its segment's farther end, less r_a + r_b apart. Each attempt
-// at a step (talon_solve) starts with every pair undecided; every residual evaluation first
-// moves the pairs not yet evaluated whose bound at that iterate has fallen below
-// TALON_BROADPHASE_MARGIN times their radii into the evaluated set, where they stay for the
-// attempt. A pair joins at λ = 0 and a
-// positive distance, where its rows are already at their root: the residual does not jump.
-// The backward step evaluates every pair (talon_adjoint.h).
+// less each body's travel for its segment's farther end, less r_a + r_b apart; where that is
+// within the margin below, the segments' distance at the iterate's q⁺ itself, less r_a + r_b.
+// Each attempt at a step (talon_solve) starts with every pair undecided; every residual
+// evaluation first moves the pairs not yet evaluated whose bound at that iterate has fallen
+// below TALON_BROADPHASE_MARGIN times their radii into the evaluated set, where they stay for
+// the attempt. A pair joins at λ = 0 and a positive distance, where its rows are already at
+// their root: the residual does not jump. The backward step evaluates every pair
+// (talon_adjoint.h). The Newton directions also leave out the evaluated pairs that are open
+// at their iterate (talon_open_pairs, below).
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -280,6 +282,56 @@ static TALON_CALLABLE talon_real talon_height_above(const talon_real* p, const t
   return TALON_FMIN(talon_dot(n, d, 3), talon_dot(n, g, 3));
 }
 
+/* The distance between bounded pair k's swept spheres' axes (ends in `axes`, 12 values), or
+ * geom b's axis above a's plane. */
+static TALON_CALLABLE talon_real talon_axes_distance(const talon_real* axes, int k) {
+  return talon_bounded_plane[k] ? talon_height_above(axes, axes + 3, axes + 6, axes + 9)
+                                : talon_segment_distance(axes, axes + 3, axes + 6, axes + 9);
+}
+
+/* Every sim body's pose at the step's end for the iterate's u⁺ into ws->body_plus (centre of
+ * mass, unit quaternion): x⁺ = x⁻ + h v⁺, quat⁺ = exp(h ω⁺ / 2) ⊗ quat⁻, normalised - the
+ * residual's map (ir/lower/state.cpp) to round-off. */
+static TALON_CALLABLE void talon_body_poses_plus(talon_workspace* ws) {
+  const talon_real h = ws->in[TALON_IN_H];
+  int b, i;
+  for (b = 0; b < TALON_NSIM; ++b) {
+    const talon_real* q = ws->in + TALON_IN_Q_MINUS + 7 * b;
+    const talon_real* u = ws->in + TALON_IN_U_PLUS + 6 * b;
+    talon_real* p = ws->body_plus + 7 * b;
+    const talon_real phi[3] = {(talon_real)0.5 * h * u[3], (talon_real)0.5 * h * u[4],
+                               (talon_real)0.5 * h * u[5]};
+    const talon_real theta = TALON_SQRT(talon_dot(phi, phi, 3));
+    const talon_real c = TALON_COS(theta), s = theta > 0 ? TALON_SIN(theta) / theta : 1;
+    const talon_real e[4] = {c, s * phi[0], s * phi[1], s * phi[2]};
+    talon_real norm;
+    for (i = 0; i < 3; ++i) p[i] = q[i] + h * u[i];
+    p[3] = e[0] * q[3] - e[1] * q[4] - e[2] * q[5] - e[3] * q[6];
+    p[4] = e[0] * q[4] + e[1] * q[3] + e[2] * q[6] - e[3] * q[5];
+    p[5] = e[0] * q[5] - e[1] * q[6] + e[2] * q[3] + e[3] * q[4];
+    p[6] = e[0] * q[6] + e[1] * q[5] - e[2] * q[4] + e[3] * q[3];
+    norm = TALON_SQRT(talon_dot(p + 3, p + 3, 4));
+    for (i = 3; i < 7; ++i) p[i] /= norm;
+  }
+}
+
+/* The distance between bounded pair k's geoms at the end pose of the iterate's u⁺
+ * (ws->body_plus) is at least their swept spheres' axes' distance there less their radii. */
+static TALON_CALLABLE talon_real talon_bounded_distance_plus(const talon_workspace* ws, int k) {
+  talon_real axes[12];
+  int end;
+  for (end = 0; end < 4; ++end) {
+    const int body = talon_bounded_body[2 * k + end / 2];
+    const talon_real* local = talon_bounded_ends + 12 * k + 3 * end;
+    if (body < 0)
+      talon_copy(axes + 3 * end, local, 3);
+    else
+      talon_frame_point(ws->body_plus + 7 * body, ws->body_plus + 7 * body + 3, local,
+                        axes + 3 * end);
+  }
+  return talon_axes_distance(axes, k) - talon_bounded_radius[k];
+}
+
 /* A lower bound on the distance between bounded pair k's geoms at the step's end, for the
  * iterate's u⁺ (talon_body_travel): their swept spheres' axes apart at q⁻ (pair_apart; geom b's
  * axis above a's plane), less how far each can move. */
@@ -306,25 +358,46 @@ static TALON_CALLABLE void talon_broadphase_reset(talon_workspace* ws) {
     for (end = 0; end < 4; ++end)
       talon_bounded_point(ws->in, talon_bounded_body[2 * k + end / 2],
                           talon_bounded_ends + 12 * k + 3 * end, axes + 3 * end);
-    ws->pair_apart[k] = talon_bounded_plane[k]
-                            ? talon_height_above(axes, axes + 3, axes + 6, axes + 9)
-                            : talon_segment_distance(axes, axes + 3, axes + 6, axes + 9);
+    ws->pair_apart[k] = talon_axes_distance(axes, k);
   }
 }
 
 /* (a macro: only the backward step uses it) */
 #define talon_broadphase_evaluate_all(ws) talon_fill((ws)->pair_separation, -1, TALON_NBOUNDED)
 
+/* Whether a row of bounded pair k holds an impulse in the iterate in ws->in. */
+static TALON_CALLABLE int talon_pair_holds_impulse(const talon_workspace* ws, int k) {
+  int r;
+  for (r = talon_bounded_rows_begin[k]; r < talon_bounded_rows_begin[k + 1]; ++r)
+    if (ws->in[TALON_IN_LAMBDA + talon_bounded_rows[r]] != 0) return 1;
+  return 0;
+}
+
 /* Moves the pairs not evaluated whose bound at the iterate in ws->in is within the margin to
- * the evaluated ones, and updates the others' bounds. */
+ * the evaluated ones, and updates the others' bounds: first by each body's travel from q⁻
+ * (talon_bounded_distance), and where that is within the margin by the axes at the iterate's
+ * end pose itself (talon_bounded_distance_plus), which the travel overestimates by up to
+ * h|v| + |r| h|ω| a body: on MuJoCo's humanoid dropped at h = 0.05, 14 of the ~20 pairs that
+ * the travel let in were apart at q⁺ by more than the margin (bench/RESULTS.md,
+ * thirty-third session). Not for a pair that holds an impulse (a step's iterate 0, from the
+ * last step's impulses): the travel lets in every pair that touched at q⁻, so with the
+ * travel alone such a pair keeps its impulse, as it does without a broadphase, and the
+ * iterate 0 is the same with the broadphase as without. Set apart at q⁺ its impulse would be
+ * cleared, another iterate 0: a falling ball and stick of tests/physics/test_broadphase.cpp
+ * then found another root of a step that has two. */
 static TALON_CALLABLE void talon_broadphase_update(talon_workspace* ws) {
-  int k;
+  int k, posed = 0;
   talon_body_travel(ws);
   for (k = 0; k < TALON_NBOUNDED; ++k)
     if (ws->pair_separation[k] >= 0) {
-      const talon_real d = talon_bounded_distance(ws, k);
-      ws->pair_separation[k] =
-          d > (talon_real)TALON_BROADPHASE_MARGIN * talon_bounded_radius[k] ? d : -1;
+      const talon_real margin = (talon_real)TALON_BROADPHASE_MARGIN * talon_bounded_radius[k];
+      talon_real d = talon_bounded_distance(ws, k);
+      if (!(d > margin) && !talon_pair_holds_impulse(ws, k)) {
+        if (!posed) talon_body_poses_plus(ws);
+        posed = 1;
+        d = talon_bounded_distance_plus(ws, k);
+      }
+      ws->pair_separation[k] = d > margin ? d : -1;
     }
 }
 

@@ -158,9 +158,11 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
         << "], order_last[" << rows << "];\n";
   if (layout.nbounded > 0)
     out << "  /* per contact pair with bounding volumes: -1 where it is evaluated, else a lower\n"
-        << "     bound on its distance; its axes' distance at q⁻ (model_unit_broadphase.cpp) */\n"
+        << "     bound on its distance; its axes' distance at q⁻; the bodies' end poses\n"
+        << "     (model_unit_broadphase.cpp) */\n"
         << "  " << name << "_real pair_separation[" << layout.nbounded << "], pair_apart["
-        << layout.nbounded << "], body_travel[" << 2 * layout.nsim << "];\n"
+        << layout.nbounded << "], body_travel[" << 2 * layout.nsim << "], body_plus["
+        << 7 * layout.nsim << "];\n"
         << "  /* the same with the pairs open at a Newton direction's iterate set apart too, and\n"
         << "     their rows' derivatives (talon_open_pairs) */\n"
         << "  " << name << "_real jvp_separation[" << layout.nbounded << "], open_derivative["

@@ -25,6 +25,8 @@ typedef float talon_real;
 #define TALON_FABS(x) fabsf(x)
 #define TALON_FMIN(a, b) fminf(a, b)
 #define TALON_FMAX(a, b) fmaxf(a, b)
+#define TALON_COS(x) cosf(x)
+#define TALON_SIN(x) sinf(x)
 /* Below this a denominator counts as zero; above TALON_HUGE a value counts as overflowing. */
 #define TALON_TINY 1e-30f
 #define TALON_HUGE 1e30f
@@ -35,6 +37,8 @@ typedef double talon_real;
 #define TALON_FABS(x) fabs(x)
 #define TALON_FMIN(a, b) fmin(a, b)
 #define TALON_FMAX(a, b) fmax(a, b)
+#define TALON_COS(x) cos(x)
+#define TALON_SIN(x) sin(x)
 #define TALON_TINY 1e-280
 #define TALON_HUGE 1e280
 #define TALON_EPSILON 2.220446049250313e-16 /* DBL_EPSILON */
