@@ -23,15 +23,16 @@ R"talon_c(
  * stays inside that envelope), so every dot product starts there; the rows are in reverse
  * Cuthill–McKee order (talon_schur.h, talon_schur_order), which keeps the envelope narrow:
  * the humanoid's ~175 coupled rows factor in ~49 k multiply-adds instead of ~880 k dense
- * (bench/RESULTS.md, twenty-ninth session). Each pivot's reciprocal is kept
+ * (bench/RESULTS.md, twenty-ninth session). Averaged over its falling run, 126 rows, 26 k
+ * multiply-adds, and 72 % of the envelope's ~2 450 entries nonzero in L: a sparse factor
+ * would save little (thirty-third session). Each pivot's reciprocal is kept
  * (dense_pivot_inverse) and multiplied by: each entry of a row waits for the one before it,
  * and a division's latency on that chain held 8.5 % of the samples in the humanoid's inlined
- * Newton update (perf annotate); multiplying made the update ~3 % cheaper.
- * A is only semi-definite
- * where rows are dependent (four normal rows for three constrained DOF of a box on its
- * corners, without compliance): a pivot within TALON_DENSE_PIVOT_ULPS · n · ε of zero marks
- * its row dependent, L's column there is zero and the solve leaves that row's component at 0
- * — for a consistent right-hand side the dependent rows' equations then hold as well.
+ * Newton update (perf annotate); multiplying made the update ~3 % cheaper. A is only
+ * semi-definite where rows are dependent (four normal rows for three constrained DOF of a box
+ * on its corners, without compliance): a pivot within TALON_DENSE_PIVOT_ULPS · n · ε of zero
+ * marks its row dependent, L's column there is zero and the solve leaves that row's component
+ * at 0 — for a consistent right-hand side the dependent rows' equations then hold as well.
  * TALON_DENSE_ROWS (SolverOptions::dense_rows) bounds n: larger systems, or a factor that is
  * not finite, fall back to PCR. f32 units have no factor (TALON_DENSE_ROWS is 0, set in
  * codegen/model_unit.cpp): there 64 n ε is ~1e-4 and the κ_t modes' pivots (~1e-6) would
