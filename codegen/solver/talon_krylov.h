@@ -46,16 +46,15 @@ static TALON_CALLABLE void talon_scale_friction_rows(const talon_workspace* ws, 
 #if TALON_KRYLOV_ITERATIONS > 0
 /* The rows that carry the forward solve's proximal term (talon_newton.h,
  * talon_proximal_linearization): every contact's normal row, then every frictional contact's
- * two friction rows. Returns the i-th of them (i < TALON_PROXIMAL_ROWS); *friction gets its
- * frictional contact, -1 for a normal row. */
+ * two friction rows. talon_proximal_row is the i-th of them (i < TALON_PROXIMAL_ROWS),
+ * talon_proximal_friction its frictional contact (-1 for a normal row). */
 #define TALON_PROXIMAL_ROWS (TALON_NNORMAL + 2 * TALON_NFRICTION)
-static TALON_CALLABLE int talon_proximal_row(int i, int* friction) {
-  if (i < TALON_NNORMAL) {
-    *friction = -1;
-    return talon_normal_row[i];
-  }
-  *friction = (i - TALON_NNORMAL) / 2;
-  return talon_friction_row[*friction] + (i - TALON_NNORMAL) % 2;
+static TALON_CALLABLE int talon_proximal_friction(int i) {
+  return i < TALON_NNORMAL ? -1 : (i - TALON_NNORMAL) / 2;
+}
+static TALON_CALLABLE int talon_proximal_row(int i) {
+  if (i < TALON_NNORMAL) return talon_normal_row[i];
+  return talon_friction_row[talon_proximal_friction(i)] + (i - TALON_NNORMAL) % 2;
 }
 
 /* z = P⁻¹ L⁻¹ v (z, v of size TALON_KRYLOV_N). Uses rhs, pcr_*, body_a, body_b. */
@@ -78,7 +77,7 @@ static TALON_CALLABLE int talon_krylov_precondition(talon_workspace* ws, const t
 /* w = L (J + ρ K) z with the exact Jacobian J at the iterate in ws->in (ρ K: below). */
 static TALON_CALLABLE void talon_krylov_apply(talon_workspace* ws, const talon_real* z,
                                               talon_real* w) {
-  int i, f;
+  int i;
   talon_copy(ws->jvp_in + TALON_JVP_IN_TANGENT_U, z, TALON_NV);
   talon_copy(ws->jvp_in + TALON_JVP_IN_TANGENT_LAMBDA, z + TALON_NV, TALON_NROWS);
   talon_unit_jvp(ws->jvp_in, ws->jvp_out, TALON_JVP_SEPARATION(ws));
@@ -88,7 +87,7 @@ static TALON_CALLABLE void talon_krylov_apply(talon_workspace* ws, const talon_r
   /* the proximal term ρ K of the contact rows (talon_newton.h, talon_proximal_linearization:
    * k ≈ diag A / ((1 + s)(1 + ρ)) of the linearisation it modified, s = 0 on a normal row) */
   for (i = 0; i < TALON_PROXIMAL_ROWS; ++i) {
-    const int r = talon_proximal_row(i, &f);
+    const int r = talon_proximal_row(i), f = talon_proximal_friction(i);
     const talon_real a = ws->lin[TALON_LIN_DIAG + r];
     const talon_real s = f >= 0 ? ws->in[TALON_IN_W + f] : 0;
     if (a < TALON_HUGE)

@@ -448,10 +448,10 @@ static TALON_CALLABLE void talon_proximal_linearization(talon_workspace* ws, tal
   talon_real* diag = ws->lin + TALON_LIN_DIAG;
   const talon_real rho = TALON_FMIN((talon_real)TALON_PROXIMAL_MAX,
                                     ws->proximal_rate[0] * TALON_SQRT(merit));
-  int i, friction;
+  int i;
   ws->proximal[0] = rho;
   for (i = 0; i < TALON_PROXIMAL_ROWS; ++i) {
-    const int r = talon_proximal_row(i, &friction);
+    const int r = talon_proximal_row(i);
     if (!(diag[r] < TALON_HUGE)) continue; /* as talon_linearize_frozen's scale */
     c[r] += rho * diag[r];
     diag[r] += rho * diag[r];
