@@ -223,33 +223,28 @@ static TALON_CALLABLE void talon_schur_order(talon_workspace* ws) {
   int* order = ws->order_list;
   int count = 0, i, end;
   talon_rcm_bodies(ws);
-  if (talon_order_holds(ws)) {
-    for (i = 0; i < n; ++i) {
-      ws->schur_rows[i] = ws->order_last[i];
-      ws->schur_position[ws->schur_rows[i]] = i;
+  if (!talon_order_holds(ws)) {
+    ws->order_last_n = n;
+    talon_copy_int(ws->order_last_rows, ws->schur_rows, n);
+    talon_copy_int(ws->order_last_bodies, ws->order_row_bodies, 2 * n);
+    talon_rcm_graph(ws);
+    while (count < n) { /* per component: from its least-degree row, the farthest row reached */
+      int start = -1;
+      for (i = 0; i < n; ++i)
+        if (ws->order_mark[i] == 0 &&
+            (start < 0 || ws->order_degree[i] < ws->order_degree[start]))
+          start = i;
+      end = talon_rcm_search(ws, start, count, 2);
+      start = order[end - 1];
+      for (i = count; i < end; ++i) ws->order_mark[order[i]] = 0;
+      count = talon_rcm_search(ws, start, count, 1);
     }
-    return;
+    for (i = 0; i < n; ++i) ws->order_last[i] = ws->schur_rows[order[n - 1 - i]];
   }
-  ws->order_last_n = n;
-  talon_copy_int(ws->order_last_rows, ws->schur_rows, n);
-  talon_copy_int(ws->order_last_bodies, ws->order_row_bodies, 2 * n);
-  talon_rcm_graph(ws);
-  while (count < n) { /* per component: from its least-degree row, the farthest row reached */
-    int start = -1;
-    for (i = 0; i < n; ++i)
-      if (ws->order_mark[i] == 0 && (start < 0 || ws->order_degree[i] < ws->order_degree[start]))
-        start = i;
-    end = talon_rcm_search(ws, start, count, 2);
-    start = order[end - 1];
-    for (i = count; i < end; ++i) ws->order_mark[order[i]] = 0;
-    count = talon_rcm_search(ws, start, count, 1);
-  }
-  for (i = 0; i < n; ++i) ws->order_degree[i] = ws->schur_rows[order[n - 1 - i]];
   for (i = 0; i < n; ++i) {
-    ws->schur_rows[i] = ws->order_degree[i];
+    ws->schur_rows[i] = ws->order_last[i];
     ws->schur_position[ws->schur_rows[i]] = i;
   }
-  talon_copy_int(ws->order_last, ws->schur_rows, n);
 }
 #endif
 
