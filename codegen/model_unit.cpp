@@ -173,6 +173,7 @@ Expected<Layout> compute_layout(const ir::ResidualProgram& p, const SolverOption
       l.jvp_tangent_lambda = tl->offset;
       l.jvp_in_size = static_cast<int>(jvp.function.inputs.size());
       l.jvp_out_size = l.nv + l.nrows;
+      l.jvp_cache_size = unit::jvp_cache_size(p);
     }
   }
   if (solver.adjoint_iterations > 0) {

@@ -180,6 +180,7 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
     const int n = layout.nv + layout.nrows, m = std::max(layout.krylov, layout.adjoint);
     const std::pair<const char*, int> krylov[] = {{"jvp_in", layout.jvp_in_size},
                                                   {"jvp_out", layout.jvp_out_size},
+                                                  {"jvp_cache", layout.jvp_cache_size},
                                                   {"kv", (m + 1) * n},
                                                   {"kz", m * n},
                                                   {"kh", (m + 1) * m},

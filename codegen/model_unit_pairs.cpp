@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <map>
 #include <sstream>
+#include <string_view>
 
 #include "codegen/model_unit_parts.h"
 #include "common/diagnostics.h"
@@ -183,6 +184,26 @@ void skip_function(std::ostringstream& out, const std::string& name,
   out << "}\n";
 }
 
+// An instance loop's body: tin[k] = the input of run table `name` (the runs of `gather` in
+// scope), or with `constants` a constant of the instance where the run holds constants.
+void gather_text(std::ostringstream& out, const std::string& name, const RunTable& table,
+                 bool constants) {
+  out << "    for (r = 0; r < " << table.runs() << "; ++r)\n"
+      << "      for (k = " << name << "_begin[r]; k < " << name << "_begin[r + 1]; ++k) {\n"
+      << "        const int step = k - " << name << "_begin[r];\n"
+      << (constants ? "        tin[k] = gather[r] >= 0 ? in[gather[r] + step] : constants[-1 - "
+                      "gather[r] + step];\n"
+                    : "        tin[k] = in[gather[r] + step];\n")
+      << "      }\n";
+}
+
+// An instance loop's body: out[...] += tout[k] through run table `name` (`scatter` in scope).
+void scatter_text(std::ostringstream& out, const std::string& name, const RunTable& table) {
+  out << "    for (r = 0; r < " << table.runs() << "; ++r)\n"
+      << "      for (k = " << name << "_begin[r]; k < " << name << "_begin[r + 1]; ++k)\n"
+      << "        out[scatter[r] + k - " << name << "_begin[r]] += tout[k];\n";
+}
+
 // The loop adding template T's instances' shares of unit kernel K; `skip` names the function
 // that stands in for the template at a separated instance (skip_function), or is empty where
 // the loop evaluates every instance.
@@ -206,28 +227,159 @@ void instance_loop(std::ostringstream& out, const std::string& prefix, int t, co
         << "      " << skip << "(in, out, gather, scatter, separation[i]);\n"
         << "      continue;\n"
         << "    }\n";
-  out << "    for (r = 0; r < " << gather.runs() << "; ++r)\n"
-      << "      for (k = " << table << "_gather_begin[r]; k < " << table
-      << "_gather_begin[r + 1]; ++k) {\n"
-      << "        const int step = k - " << table << "_gather_begin[r];\n"
-      << "        tin[k] = gather[r] >= 0 ? in[gather[r] + step] : constants[-1 - gather[r] + "
-         "step];\n"
-      << "      }\n"
-      << "    talon_kernel_" << template_function(t, k) << "(tin, tout);\n"
-      << "    for (r = 0; r < " << scatter.runs() << "; ++r)\n"
-      << "      for (k = " << table << "_scatter_begin[r]; k < " << table
-      << "_scatter_begin[r + 1]; ++k)\n"
-      << "        out[scatter[r] + k - " << table << "_scatter_begin[r]] += tout[k];\n"
-      << "  }\n}\n";
+  gather_text(out, table + "_gather", gather, true);
+  out << "    talon_kernel_" << template_function(t, k) << "(tin, tout);\n";
+  scatter_text(out, table + "_scatter", scatter);
+  out << "  }\n}\n";
 }
 
-// talon_unit_K where K has no template share: the kernel itself.
+// ---- The exact JVP in two stages (ir/passes/stages.h) ----
+// FGMRES applies J(x) at one iterate x to a new tangent t each iteration. Each template's
+// jvp_exact is split into jvp_primal (x → the values the product with t reads) and jvp_tangent
+// (those values, t → J t). talon_unit_jvp_prepare(in, cache, separation) runs jvp_primal once
+// per Newton direction for every instance not set apart, into the instance's block of `cache`:
+//   cache_T + i · stride_T = [jvp_primal(instance i's inputs) | room for its tangents];
+// talon_unit_jvp(in, out, separation, cache) then gathers only the tangents into that room and
+// runs jvp_tangent on the block. Same values to the bit as jvp_exact (the same operations).
+
+const UnitKernel kJvpPrimal{"jvp_primal", {"jvp_primal"}};
+const UnitKernel kJvpTangent{"jvp_tangent", {"jvp_tangent"}};
+
+// Columns [begin, end) of each of `count` rows of `width` entries.
+std::vector<int> columns(const std::vector<int>& flat, int width, int count, int begin, int end) {
+  std::vector<int> out;
+  for (int i = 0; i < count; ++i)
+    out.insert(out.end(), flat.begin() + i * width + begin, flat.begin() + i * width + end);
+  return out;
+}
+
+// A template's JVP stages over its instances: the jvp_exact tables split into the primal
+// inputs (the first `primal` of jvp_exact's, the base groups) and the tangents (the rest).
+struct StagedJvp {
+  InstanceTables tables;  // jvp_exact's
+  RunTable primal, tangent, scatter;
+  int stride = 0;  // an instance's cache block: cached values, then its tangents
+  int cached = 0;  // values jvp_primal writes
+};
+
+StagedJvp staged_jvp(const ir::ResidualProgram& program, int t, const UnitKernel& k) {
+  const ir::ResidualProgram& tp = program.pairs->templates[t].program;
+  StagedJvp s;
+  s.tables = instance_tables(program, t, k);
+  const int primal = static_cast<int>(tp.kernel("jvp_primal").function.inputs.size());
+  const int tangents = s.tables.inputs - primal;
+  TALON_INTERNAL_ASSERT(tp.kernel("jvp_exact").input("tangent_u")->offset == primal,
+                        "jvp_exact's tangents do not follow jvp_primal's inputs");
+  s.stride = static_cast<int>(tp.kernel("jvp_tangent").function.inputs.size());
+  s.cached = s.stride - tangents;
+  const InstanceTables& tb = s.tables;
+  s.primal = run_table(columns(tb.gather, tb.inputs, tb.count, 0, primal), primal, tb.count);
+  s.tangent =
+      run_table(columns(tb.gather, tb.inputs, tb.count, primal, tb.inputs), tangents, tb.count);
+  s.scatter = run_table(tb.scatter, tb.outputs, tb.count);
+  return s;
+}
+
+// The loops of template t's two stages (talon_pairT_jvp_prepare, talon_pairT_jvp_add).
+void staged_jvp_loops(std::ostringstream& out, const std::string& prefix, int t, const StagedJvp& s,
+                      const std::string& skip) {
+  const std::string n = std::to_string(s.tables.count), stride = std::to_string(s.stride);
+  const std::string separated = "    if (separation && separation[i] >= 0)";
+  out << "static TALON_CALLABLE void " << prefix << "_jvp_prepare(const talon_real* in, "
+      << "talon_real* cache,\n    const talon_real* separation) {\n"
+      << "  talon_real tin[" << array_size(s.primal.begin.back()) << "];\n  int i, r, k;\n"
+      << (skip.empty() ? "  (void)separation;\n" : "") << "  for (i = 0; i < " << n << "; ++i) {\n"
+      << "    const int* gather = " << prefix << "_jvp_primal_gather + i * " << s.primal.runs()
+      << ";\n    const talon_real* constants = " << prefix << "_constants + " << prefix
+      << "_constant_row[i] * " << s.tables.constants << ";\n"
+      << (skip.empty() ? "" : separated + " continue;\n");
+  gather_text(out, prefix + "_jvp_primal_gather", s.primal, true);
+  out << "    talon_kernel_" << template_function(t, kJvpPrimal) << "(tin, cache + i * " << stride
+      << ");\n  }\n}\n";
+  out << "static TALON_CALLABLE void " << prefix << "_jvp_add(const talon_real* in, "
+      << "talon_real* out,\n    const talon_real* separation, talon_real* cache) {\n"
+      << "  talon_real tout[" << s.tables.outputs << "];\n  int i, r, k;\n"
+      << (skip.empty() ? "  (void)separation;\n" : "") << "  for (i = 0; i < " << n << "; ++i) {\n"
+      << "    const int* gather = " << prefix << "_jvp_tangent_gather + i * " << s.tangent.runs()
+      << ";\n    const int* scatter = " << prefix << "_jvp_scatter + i * " << s.scatter.runs()
+      << ";\n    talon_real* block = cache + i * " << stride << ";\n"
+      << "    talon_real* tin = block + " << s.cached << ";\n";
+  if (!skip.empty())
+    out << separated << " {\n      " << skip << "(in, out, gather, scatter, separation[i]);\n"
+        << "      continue;\n    }\n";
+  gather_text(out, prefix + "_jvp_tangent_gather", s.tangent, false);
+  out << "    talon_kernel_" << template_function(t, kJvpTangent) << "(block, tout);\n";
+  scatter_text(out, prefix + "_jvp_scatter", s.scatter);
+  out << "  }\n}\n";
+}
+
+// talon_unit_jvp_prepare and talon_unit_jvp with their tables and loops.
+std::string staged_jvp_text(const ir::ResidualProgram& program, const ModelUnitOptions& options,
+                            const BoundedInstances& bounded, const UnitKernel& k) {
+  std::ostringstream out;
+  std::string prepares, adds;
+  int offset = 0;
+  for (int t = 0; t < static_cast<int>(program.pairs->templates.size()); ++t) {
+    const ir::PairTemplate& pair_template = program.pairs->templates[t];
+    if (!template_has_share(pair_template, k)) continue;
+    const std::string prefix = "talon_pair" + std::to_string(t);
+    const StagedJvp s = staged_jvp(program, t, k);
+    run_table_text(out, prefix + "_jvp_primal_gather", s.primal);
+    run_table_text(out, prefix + "_jvp_tangent_gather", s.tangent);
+    run_table_text(out, prefix + "_jvp_scatter", s.scatter);
+    std::string skip, separation = "0";
+    if (skips_instances(bounded, t, k)) {
+      skip = prefix + "_jvp_skip";
+      std::vector<SkipTerm> terms = skip_terms(pair_template, k, options.precision);
+      for (SkipTerm& term : terms)
+        if (term.input >= 0) term.input -= s.primal.begin.back();  // into the tangents
+      skip_function(out, skip, terms, s.tangent, s.scatter);
+      separation = "separation ? separation + " + std::to_string(bounded.offset[t]) + " : 0";
+    }
+    staged_jvp_loops(out, prefix, t, s, skip);
+    const std::string cache = "cache + " + std::to_string(offset);
+    prepares += "  " + prefix + "_jvp_prepare(in, " + cache + ", " + separation + ");\n";
+    adds += "  " + prefix + "_jvp_add(in, out, " + separation + ", " + cache + ");\n";
+    offset += s.tables.count * s.stride;
+  }
+  out << "static TALON_CALLABLE void talon_unit_jvp_prepare(const talon_real* in, "
+      << "talon_real* cache,\n    const talon_real* separation) {\n"
+      << "  (void)in;\n  (void)cache;\n  (void)separation;\n"
+      << prepares << "}\n"
+      << "static TALON_CALLABLE void talon_unit_jvp(const talon_real* in, talon_real* out,\n"
+      << "    const talon_real* separation, talon_real* cache) {\n"
+      << "  (void)separation;\n  (void)cache;\n"
+      << "  talon_kernel_jvp_unrolled(in, out);\n"
+      << adds << "}\n";
+  return out.str();
+}
+
+bool is_jvp(const UnitKernel& k) {
+  return std::string_view(k.name) == "jvp";
+}
+
+// talon_unit_K where K has no template share: the kernel itself (for `jvp`, no stages).
 std::string whole_kernel_macro(const UnitKernel& k) {
+  if (is_jvp(k))
+    return "#define talon_unit_jvp_prepare(in, cache, separation) ((void)0)\n"
+           "#define talon_unit_jvp(in, out, separation, cache) talon_kernel_jvp(in, out)\n";
   return std::string("#define talon_unit_") + k.name + "(in, out, separation) talon_kernel_" +
          k.name + "(in, out)\n";
 }
 
 }  // namespace
+
+int jvp_cache_size(const ir::ResidualProgram& program) {
+  if (!program.pairs) return 0;
+  int size = 0;
+  for (const ir::PairInstance& instance : program.pairs->instances) {
+    const ir::Kernel* tangent =
+        program.pairs->templates[instance.template_index].program.find_kernel("jvp_tangent");
+    if (tangent != nullptr && !tangent->function.outputs.empty())
+      size += static_cast<int>(tangent->function.inputs.size());
+  }
+  return size;
+}
 
 std::vector<UnitKernel> unit_kernels(bool with_jvp, bool with_backward) {
   std::vector<UnitKernel> out = {
@@ -260,10 +412,14 @@ std::vector<ir::Function> unit_functions(const ir::ResidualProgram& program, boo
       continue;
     }
     out.push_back(unit_function(program, k, std::string(k.name) + "_unrolled"));
-    for (std::size_t t = 0; t < program.pairs->templates.size(); ++t)
-      if (template_has_share(program.pairs->templates[t], k))
-        out.push_back(unit_function(program.pairs->templates[t].program, k,
-                                    template_function(static_cast<int>(t), k)));
+    for (std::size_t t = 0; t < program.pairs->templates.size(); ++t) {
+      const ir::PairTemplate& pair_template = program.pairs->templates[t];
+      if (!template_has_share(pair_template, k)) continue;
+      for (const UnitKernel& stage : is_jvp(k) ? std::vector<UnitKernel>{kJvpPrimal, kJvpTangent}
+                                               : std::vector<UnitKernel>{k})
+        out.push_back(unit_function(pair_template.program, stage,
+                                    template_function(static_cast<int>(t), stage)));
+    }
   }
   return out;
 }
@@ -287,6 +443,10 @@ std::string pair_text(const ir::ResidualProgram& program, const ModelUnitOptions
   for (const UnitKernel& k : unit_kernels(with_jvp, with_backward)) {
     if (!has_template_share(program, k)) {
       out << whole_kernel_macro(k);
+      continue;
+    }
+    if (is_jvp(k)) {
+      out << staged_jvp_text(program, options, bounded, k);
       continue;
     }
     std::string calls;

@@ -37,6 +37,7 @@ struct Layout {
   int krylov = 0;                    // FGMRES iterations
   int dense_rows = 0;  // coupled rows the direct Schur solve takes at most (talon_dense.h)
   int jvp_tangent_u = 0, jvp_tangent_lambda = 0, jvp_in_size = 0, jvp_out_size = 0;
+  int jvp_cache_size = 0;  // the templates' staged JVPs (model_unit_pairs.cpp)
   // The backward step (only with SolverOptions::adjoint_iterations > 0): vjp_exact and
   // vjp_inputs share their inputs (base, cotangent_dyn, cotangent_con); vjp_q_plus takes the
   // base and cotangent_q.
@@ -86,6 +87,8 @@ struct UnitKernel {
   std::vector<const char*> kernels;  // the program's kernels it fuses, in output order
 };
 std::vector<UnitKernel> unit_kernels(bool with_jvp, bool with_backward);
+// The cache of the templates' staged JVPs (talon_unit_jvp_prepare), in elements.
+int jvp_cache_size(const ir::ResidualProgram& program);
 // The unit kernel's function of `program` (the fused outputs of its kernels), named `name`.
 ir::Function unit_function(const ir::ResidualProgram& program, const UnitKernel& k,
                            const std::string& name);

@@ -80,7 +80,7 @@ static TALON_CALLABLE void talon_krylov_apply(talon_workspace* ws, const talon_r
   int i;
   talon_copy(ws->jvp_in + TALON_JVP_IN_TANGENT_U, z, TALON_NV);
   talon_copy(ws->jvp_in + TALON_JVP_IN_TANGENT_LAMBDA, z + TALON_NV, TALON_NROWS);
-  talon_unit_jvp(ws->jvp_in, ws->jvp_out, TALON_JVP_SEPARATION(ws));
+  talon_unit_jvp(ws->jvp_in, ws->jvp_out, TALON_JVP_SEPARATION(ws), ws->jvp_cache);
   talon_apply_inverse_mass(ws->mass, ws->jvp_out, w);
   talon_copy(w + TALON_NV, ws->jvp_out + TALON_NV, TALON_NROWS);
   talon_open_rows(ws, z, w); /* the pairs open at the iterate (model_unit_broadphase.cpp) */
@@ -230,8 +230,10 @@ static TALON_CALLABLE int talon_krylov_direction(talon_workspace* ws, talon_real
   talon_real* v = ws->kv;
   talon_real norm, reached;
   int i, cycles, pcr;
-  /* the base inputs for jvp_exact: the iterate's own */
+  /* the base inputs for jvp_exact: the iterate's own; the templates' part of J at them, once
+   * for the whole FGMRES solve (model_unit_pairs.cpp, the JVP in two stages) */
   talon_copy(ws->jvp_in, ws->in, TALON_IN_W);
+  talon_unit_jvp_prepare(ws->jvp_in, ws->jvp_cache, TALON_JVP_SEPARATION(ws));
   /* v_0 = L(−F) */
   talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, v);
   for (i = 0; i < TALON_NV; ++i) v[i] = -v[i];

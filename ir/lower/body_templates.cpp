@@ -36,7 +36,7 @@ PairTemplate lower_body_template(const Model& model, const LowerOptions& options
   own.set_templates(false);
   Context ctx(m, own, *prog.graph);
   build_state(ctx);
-  build_kernels(ctx, build_dynamics(ctx), prog, KernelSet::Model);
+  build_kernels(ctx, build_dynamics(ctx), prog, KernelSet::BodyTemplate);
   fill_metadata(ctx, prog);
   if (options.kernel_stats) compute_kernel_stats(prog);
   return t;

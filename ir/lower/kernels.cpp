@@ -11,6 +11,7 @@
 #include "ir/lower/kernels.h"
 
 #include "ir/passes/derivative.h"
+#include "ir/passes/stages.h"
 
 namespace talon::ir::lower {
 namespace {
@@ -51,6 +52,11 @@ class KernelBuilder {
         {"constants", &ctx_.instance_inputs}};
     for (const auto& [group, values] : base) k.add_input(group, *values);
     for (const auto& [group, values] : extra) k.add_input(group, *values);
+    return append(std::move(k));
+  }
+
+  // A kernel with inputs of its own.
+  Kernel& append(Kernel k) {
     prog_.kernels.push_back(std::move(k));
     return prog_.kernels.back();
   }
@@ -130,7 +136,7 @@ void add_residual_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows, Ker
   residual.add_output("r_dyn", rows.r_dyn);
   residual.add_output("r_con", rows.r_con);
   residual.add_output("merit", rows.merit);
-  if (set == KernelSet::Model) residual.add_output("q_plus", q_plus(ctx));
+  if (set != KernelSet::Template) residual.add_output("q_plus", q_plus(ctx));
   residual.add_output("friction_w", ctx.friction_w_exact);
   residual.add_output("gap", rows.contact_gap);
   kb.add("residual_frozen_w", {{"friction_w", &ctx.friction_w}}).add_output("r_con", rows.frozen);
@@ -144,8 +150,26 @@ void add_newton_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows,
   const std::pair<std::string, const std::vector<Expr>*> w{"friction_w", &ctx.friction_w};
   kb.add("jhat", {w}).add_output("values", d.jhat.value);
   kb.add("c_diag", {w}).add_output("c_diag", d.c_diag);
-  if (set == KernelSet::Model || !mass.empty()) kb.add("mass", {}).add_output("mass", mass);
+  if (set != KernelSet::Template || !mass.empty()) kb.add("mass", {}).add_output("mass", mass);
   kb.add("diag_a", {w}).add_output("diag_a", schur_diagonal(ctx, d));
+}
+
+// jvp_exact in two stages (ir/passes/stages.h): `jvp_primal` writes, once per iterate, the
+// values the product with the tangents reads (output group "jvp_cache"); `jvp_tangent` takes
+// those and the tangents and gives jvp_exact's outputs to the bit. A template's instance keeps
+// its cache between the FGMRES iterations of one Newton direction (codegen/model_unit_pairs.cpp).
+void add_staged_jvp_kernels(KernelBuilder& kb, const Function& exact, ResidualProgram& prog,
+                            const std::vector<Expr>& tangents) {
+  StagedFunction staged = split_stages(exact, tangents, "jvp_cache");
+  prog.jvp_cache.assign(staged.late.inputs.begin(), staged.late.inputs.end() - tangents.size());
+  kb.add("jvp_primal", {}).add_output("jvp_cache", staged.early.outputs);
+  Kernel tangent;
+  tangent.function.name = "jvp_tangent";
+  tangent.add_input("jvp_cache", prog.jvp_cache);
+  tangent.add_input("tangent_u", prog.tangent_u);
+  tangent.add_input("tangent_lambda", prog.tangent_lambda);
+  tangent.add_output("jvp", staged.late.outputs);
+  kb.append(std::move(tangent));
 }
 
 void add_adjoint_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows, ResidualProgram& prog,
@@ -154,8 +178,11 @@ void add_adjoint_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows, Resi
   const std::vector<Expr> unknowns = concat({&ctx.u_plus, &ctx.lambda});
   prog.tangent_u = vars(ctx.g, "tangent_u", ctx.u_plus.size());
   prog.tangent_lambda = vars(ctx.g, "tangent_lambda", ctx.lambda.size());
-  kb.add("jvp_exact", {{"tangent_u", &prog.tangent_u}, {"tangent_lambda", &prog.tangent_lambda}})
-      .add_output("jvp", jvp(r, unknowns, concat({&prog.tangent_u, &prog.tangent_lambda})));
+  const std::vector<Expr> tangents = concat({&prog.tangent_u, &prog.tangent_lambda});
+  Kernel& exact = kb.add(
+      "jvp_exact", {{"tangent_u", &prog.tangent_u}, {"tangent_lambda", &prog.tangent_lambda}});
+  exact.add_output("jvp", jvp(r, unknowns, tangents));
+  if (set != KernelSet::Model) add_staged_jvp_kernels(kb, exact.function, prog, tangents);
   if (!ctx.options.backward_kernels) return;
 
   // One reverse sweep for both pull-backs: w.r.t. the unknowns and w.r.t. the step's data.

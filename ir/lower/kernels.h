@@ -5,10 +5,11 @@
 
 namespace talon::ir::lower {
 
-// Which kernels: a model's, or a per-type template's, which leaves out what is per body (the
+// Which kernels: a model's; a per-type template's, which leaves out what is per body (the
 // `vjp_q_plus` kernel, `residual`'s q_plus, and the `mass` kernel unless the template has a
-// share of it: a joint set's explicit forces move ũ).
-enum class KernelSet { Model, Template };
+// share of it: a joint set's explicit forces move ũ); or the bodies' template's, a model's of
+// one body. Both templates also get jvp_exact in two stages (jvp_primal, jvp_tangent).
+enum class KernelSet { Model, Template, BodyTemplate };
 
 // Appends residual, residual_frozen_w, jhat, c_diag, mass, diag_a, jvp_exact and (with
 // LowerOptions::backward_kernels) vjp_exact, vjp_inputs and vjp_q_plus to prog.kernels (see

@@ -15,6 +15,9 @@
 //                        I_world⁻¹ (same order), ũ (v, ω); M̃ and ũ at q⁻
 //   diag_a   (+ friction_w) -> diag(Ĵ M̃⁻¹ Ĵᵀ + C) [nrows] (Jacobi preconditioner)
 //   jvp_exact (+ tangent_u [6n], tangent_lambda [nrows]) -> ∂r/∂(u⁺, λ)·t [6n + nrows]
+//   jvp_primal, jvp_tangent (a per-type template's only): jvp_exact in two stages
+//                        (ir/passes/stages.h): jvp_primal -> jvp_cache; jvp_tangent
+//                        (jvp_cache, tangent_u, tangent_lambda) -> jvp_exact's outputs
 //   vjp_exact (+ cotangent_dyn [6n], cotangent_con [nrows]) -> (∂r/∂(u⁺, λ))ᵀ w [6n + nrows]
 //   vjp_inputs (+ cotangent_dyn, cotangent_con) -> wᵀ ∂r/∂(q⁻, u⁻, ctrl, params)
 //                        [7n + 6n + nu + nparam]

@@ -147,8 +147,9 @@ struct ResidualProgram {
   // placements, a joint set's anchors and axes; ir/lower/pair_templates.h); empty for a model.
   std::vector<Expr> instance_inputs;
   // Extra inputs of some kernels.
-  std::vector<Expr> friction_w;                    // [nfriction] frozen W (jhat, c_diag, diag_a)
-  std::vector<Expr> tangent_u, tangent_lambda;     // jvp_exact
+  std::vector<Expr> friction_w;                 // [nfriction] frozen W (jhat, c_diag, diag_a)
+  std::vector<Expr> tangent_u, tangent_lambda;  // jvp_exact, jvp_tangent
+  std::vector<Expr> jvp_cache;  // a template's jvp_tangent: what jvp_primal computes
   std::vector<Expr> cotangent_dyn, cotangent_con;  // vjp_exact, vjp_inputs
   std::vector<Expr> cotangent_q;                   // vjp_q_plus
 

@@ -2,7 +2,8 @@
 // random points, each instance's template, evaluated at the instance's gathered inputs,
 // gives that instance's share of every kernel of the program - its rows (exact, frozen,
 // merit), gaps, exact friction weights, Ĵ entries, C and the Schur diagonal, and its
-// share of r_dyn, of the exact JVP and of both VJPs - to round-off.
+// share of r_dyn, of the exact JVP and of both VJPs - to round-off; and its JVP in two stages
+// equals its exact JVP to the bit.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -338,6 +339,23 @@ std::map<std::pair<int, int>, double> jhat_entries(const ir::ResidualProgram& pr
   return out;
 }
 
+// Every instance's JVP in the two stages the unit runs (jvp_primal once per iterate,
+// jvp_tangent once per product, ir/passes/stages.h) equals its jvp_exact to the bit.
+void check_staged_jvps(const ir::ResidualProgram& templated, const ir::KernelPoint& p,
+                       std::mt19937_64& rng) {
+  for (const ir::PairInstance& instance : templated.pairs->instances) {
+    const ir::PairTemplate& t = templated.pairs->templates[instance.template_index];
+    INFO("template " << t.name);
+    const ir::KernelPoint point = ir::instance_point(t, instance, p);
+    const ir::Kernel& exact = t.program.kernel("jvp_exact");
+    const int tangents = exact.input("tangent_u")->size + exact.input("tangent_lambda")->size;
+    const Vector tangent = ir::random_vector(tangents, rng);
+    const Vector cache = ir::evaluate_kernel(t.program, "jvp_primal", point);
+    CHECK(ir::evaluate(t.program.kernel("jvp_tangent").function, concat(cache, tangent)) ==
+          ir::evaluate_kernel(t.program, "jvp_exact", point, tangent));
+  }
+}
+
 // A program lowered with LowerOptions::pair_templates, its kernels evaluated with its
 // instances' shares (ir::evaluate_kernel), against the same model lowered unrolled.
 void check_templated_program(const std::string& path, const LoadOptions& options = {}) {
@@ -383,6 +401,7 @@ void check_templated_program(const std::string& path, const LoadOptions& options
       CHECK(got_entries.count(entry) == 1);
     }
   }
+  check_staged_jvps(templated, p, rng);
 }
 
 std::string shipped(const char* name) {
