@@ -11,7 +11,7 @@
 // joints grows with their types and the tables with their instances. Where `separation` is
 // non-null, a contact pair the broadphase set apart (separation[i] ≥ 0) adds its rows' root
 // instead (model_unit_broadphase.cpp). A kernel no template has a share of is talon_unit_K
-// too, a macro for the kernel itself.
+// too, a macro for the kernel itself. The JVP runs its templates in two stages (below).
 //
 // The tables are stored as runs. An instance's gathers are a few blocks of consecutive
 // indices (a body's q, its u, the rows of a joint, its constants −1, −2, ...), placed the same

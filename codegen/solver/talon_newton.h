@@ -19,7 +19,10 @@ R"talon_c(
  *                talon_unit_jvp (`jvp_exact`; input offsets TALON_JVP_IN_TANGENT_U /
  *                _LAMBDA, base inputs as in TALON_IN_*), rendered from the ResidualProgram,
  *                each (in, out, separation): `separation` null evaluates every contact pair,
- *                TALON_SEPARATION(ws) skips those the broadphase set apart
+ *                TALON_SEPARATION(ws) skips those the broadphase set apart; talon_unit_jvp
+ *                takes ws->jvp_cache too, which talon_unit_jvp_prepare(in, cache,
+ *                separation) fills at the iterate (the templates' JVP in two stages,
+ *                codegen/model_unit_pairs.cpp)
  *   broadphase   talon_broadphase_reset / _update / _clear_impulses / _evaluate_all
  *                (codegen/model_unit_broadphase.cpp; no-ops for a model without such pairs)
  *   tables       talon_jhat_row/col[NNZ], the pattern by column (talon_jhat_by_col[NNZ],
