@@ -171,6 +171,7 @@ std::string broadphase_text(const Model& model, const ir::ResidualProgram& progr
         << "#define talon_broadphase_clear_impulses(ws) ((void)(ws))\n"
         << "#define TALON_JVP_SEPARATION(ws) ((const talon_real*)0)\n"
         << "#define talon_open_pairs(ws) ((void)(ws))\n"
+        << "#define talon_row_set_apart(ws, row) 0\n"
         << "#define talon_open_rows(ws, z, w) ((void)(ws), (void)(z), (void)(w))\n";
     return out.str();
   }
@@ -204,6 +205,10 @@ std::string broadphase_text(const Model& model, const ir::ResidualProgram& progr
   real_table(out, "talon_bounded_radius", radius, precision);
   int_table(out, "talon_bounded_rows_begin", rows_begin);
   int_table(out, "talon_bounded_rows", rows);
+  std::vector<int> row_pair(program.nrows, -1);  // the bounded pair of each row, or -1
+  for (std::size_t k = 0; k + 1 < rows_begin.size(); ++k)
+    for (int r = rows_begin[k]; r < rows_begin[k + 1]; ++r) row_pair[rows[r]] = static_cast<int>(k);
+  int_table(out, "talon_row_bounded_pair", row_pair);
   open_pair_tables(out, program, rows);
   out << R"(#define TALON_SEPARATION(ws) ((const talon_real*)(ws)->pair_separation)
 /* A pair joins the evaluated ones once its bound falls below this times its radii. */
@@ -364,6 +369,12 @@ static TALON_CALLABLE void talon_broadphase_reset(talon_workspace* ws) {
 
 /* (a macro: only the backward step uses it) */
 #define talon_broadphase_evaluate_all(ws) talon_fill((ws)->pair_separation, -1, TALON_NBOUNDED)
+
+/* Whether `row` is of a pair the broadphase set apart (its rows at their root). */
+static TALON_CALLABLE int talon_row_set_apart(const talon_workspace* ws, int row) {
+  const int k = talon_row_bounded_pair[row];
+  return k >= 0 && ws->pair_separation[k] >= 0;
+}
 
 /* Whether a row of bounded pair k holds an impulse in the iterate in ws->in. */
 static TALON_CALLABLE int talon_pair_holds_impulse(const talon_workspace* ws, int k) {

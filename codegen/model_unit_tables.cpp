@@ -1,8 +1,6 @@
 // The solver contract of a model unit: configuration macros and the static tables the loops
 // read (see codegen/solver/talon_newton.h for the list).
-#include <algorithm>
 #include <charconv>
-#include <numeric>
 #include <sstream>
 
 #include "codegen/model_unit_parts.h"
@@ -261,22 +259,19 @@ std::string config_text(const Layout& l, const ModelUnitOptions& options) {
   return out.str();
 }
 
-// Ĵ's pattern column by column, for Ĵᵀ x summed per column in a register (talon_schur.h):
-// talon_jhat_by_col lists the entries by column (in pattern order within a column),
-// talon_jhat_row_by_col their rows, and column c's are [col_start[c], col_start[c + 1]).
-void jhat_column_tables(std::ostringstream& out, const ir::ResidualProgram& p) {
-  const int nnz = static_cast<int>(p.jhat_col.size());
-  std::vector<int> by_col(nnz);
-  std::iota(by_col.begin(), by_col.end(), 0);
-  std::stable_sort(by_col.begin(), by_col.end(),
-                   [&](int a, int b) { return p.jhat_col[a] < p.jhat_col[b]; });
-  std::vector<int> row_by_col, col_start(p.ndyn() + 1, 0);
-  for (int k : by_col) row_by_col.push_back(p.jhat_row[k]);
-  for (int col : p.jhat_col) ++col_start[col + 1];
-  std::partial_sum(col_start.begin(), col_start.end(), col_start.begin());
-  int_table(out, "talon_jhat_by_col", by_col);
-  int_table(out, "talon_jhat_row_by_col", row_by_col);
-  int_table(out, "talon_jhat_col_start", col_start);
+// Ĵ's pattern as runs of one row (talon_schur.h, talon_live_entries): run r holds entries
+// [talon_jhat_run_begin[r], talon_jhat_run_begin[r + 1]), all of row talon_jhat_run_row[r].
+void jhat_run_tables(std::ostringstream& out, const ir::ResidualProgram& p) {
+  std::vector<int> begin, row;
+  for (std::size_t k = 0; k < p.jhat_row.size(); ++k)
+    if (k == 0 || p.jhat_row[k] != p.jhat_row[k - 1]) {
+      begin.push_back(static_cast<int>(k));
+      row.push_back(p.jhat_row[k]);
+    }
+  begin.push_back(static_cast<int>(p.jhat_row.size()));
+  out << "#define TALON_NJHAT_RUNS " << row.size() << "\n";
+  int_table(out, "talon_jhat_run_begin", begin);
+  int_table(out, "talon_jhat_run_row", row);
 }
 
 std::string table_text(const Model& model, const ir::ResidualProgram& p, const Layout& l,
@@ -285,9 +280,8 @@ std::string table_text(const Model& model, const ir::ResidualProgram& p, const L
   const ir::CPrecision precision = options.precision;
   std::ostringstream out;
   out << "/* ---- Model tables ---- */\n";
-  int_table(out, "talon_jhat_row", p.jhat_row);
   int_table(out, "talon_jhat_col", p.jhat_col);
-  jhat_column_tables(out, p);
+  jhat_run_tables(out, p);
   int_table(out, "talon_row_block", row_blocks(p));
   int_table(out, "talon_row_unilateral", unilateral_rows(p));
   const FrictionTables friction = friction_tables(model, p);

@@ -25,8 +25,8 @@ R"talon_c(
  *                codegen/model_unit_pairs.cpp)
  *   broadphase   talon_broadphase_reset / _update / _clear_impulses / _evaluate_all
  *                (codegen/model_unit_broadphase.cpp; no-ops for a model without such pairs)
- *   tables       talon_jhat_row/col[NNZ], the pattern by column (talon_jhat_by_col[NNZ],
- *                talon_jhat_row_by_col[NNZ], talon_jhat_col_start[NV + 1]),
+ *   tables       talon_jhat_col[NNZ] and the pattern's runs of one row
+ *                (talon_jhat_run_begin[NJHAT_RUNS + 1], talon_jhat_run_row[NJHAT_RUNS]),
  *                talon_row_block[NROWS] (block index, 0 = dynamics),
  *                talon_row_unilateral[NROWS] (1: λ ≥ 0, normal and limit rows),
  *                talon_friction_row[NFRICTION] (first of the two tangent rows),

@@ -5,7 +5,8 @@ R"talon_c(
  *
  * M̃ is block-diagonal per body (the `mass` kernel's 20 values per body: m, I_world (xx yy zz
  * xy xz yz), 1/m, I_world⁻¹ (same order), ũ). Ĵ is sparse: value k (from the linearisation
- * kernel) sits at row talon_jhat_row[k], column talon_jhat_col[k] (a u⁺ index). C is diagonal.
+ * kernel) sits at column talon_jhat_col[k] (a u⁺ index) of the row of its run (runs of one row:
+ * talon_jhat_run_begin, talon_jhat_run_row). C is diagonal.
  *
  * PCR works on the symmetrically Jacobi-scaled system S A S y = S b, Δλ = S y, S = diag(A)^-½
  * (talon_pcr.h). The scaled operator has a unit diagonal, so its products stay O(1) however
@@ -88,29 +89,37 @@ static TALON_CALLABLE void talon_sparse_apply_add(const talon_real* values, cons
 /* Ĵ's entries that are not exactly zero, in pattern order (live_jhat, live_row, live_col) and
  * by column (live_jhat_by_col, live_row_by_col, live_col_start): the preconditioner's products
  * with Ĵ and Ĵᵀ skip the rest, most of them the rows of contact pairs the broadphase set apart
- * (codegen/model_unit_broadphase.cpp: 1 400 of the humanoid's 3 216 entries). */
+ * (codegen/model_unit_broadphase.cpp: 1 400 of the humanoid's 3 216 entries). Those rows are
+ * all zeros at the linearisation (talon_row_set_apart, called right after it), so their runs
+ * are not read at all. The lists by column are a stable counting sort of the live entries:
+ * pattern order within a column, which talon_columns_apply sums in. */
 static TALON_CALLABLE void talon_live_entries(talon_workspace* ws) {
   const talon_real* jhat = ws->lin + TALON_LIN_JHAT;
-  int k, col, m = 0;
-  for (k = 0; k < TALON_NNZ; ++k)
-    if (jhat[k] != 0) {
-      ws->live_jhat[m] = jhat[k];
-      ws->live_row[m] = talon_jhat_row[k];
-      ws->live_col[m] = talon_jhat_col[k];
-      ++m;
-    }
-  ws->live_nnz = m;
-  m = 0;
-  for (col = 0; col < TALON_NV; ++col) {
-    ws->live_col_start[col] = m;
-    for (k = talon_jhat_col_start[col]; k < talon_jhat_col_start[col + 1]; ++k)
-      if (jhat[talon_jhat_by_col[k]] != 0) {
-        ws->live_jhat_by_col[m] = jhat[talon_jhat_by_col[k]];
-        ws->live_row_by_col[m] = talon_jhat_row_by_col[k];
+  int* start = ws->live_col_start;
+  int r, k, col, m = 0;
+  for (r = 0; r < TALON_NJHAT_RUNS; ++r) {
+    if (talon_row_set_apart(ws, talon_jhat_run_row[r])) continue;
+    for (k = talon_jhat_run_begin[r]; k < talon_jhat_run_begin[r + 1]; ++k)
+      if (jhat[k] != 0) {
+        ws->live_jhat[m] = jhat[k];
+        ws->live_row[m] = talon_jhat_run_row[r];
+        ws->live_col[m] = talon_jhat_col[k];
         ++m;
       }
   }
-  ws->live_col_start[TALON_NV] = m;
+  ws->live_nnz = m;
+  /* start[c + 1] counts column c's entries, then start[c] is where column c begins and serves
+   * as its cursor, which leaves it at column c + 1's beginning: shifted back by one */
+  for (col = 0; col <= TALON_NV; ++col) start[col] = 0;
+  for (k = 0; k < m; ++k) ++start[ws->live_col[k] + 1];
+  for (col = 0; col < TALON_NV; ++col) start[col + 1] += start[col];
+  for (k = 0; k < m; ++k) {
+    const int at = start[ws->live_col[k]]++;
+    ws->live_jhat_by_col[at] = ws->live_jhat[k];
+    ws->live_row_by_col[at] = ws->live_row[k];
+  }
+  for (col = TALON_NV; col > 0; --col) start[col] = start[col - 1];
+  start[0] = 0;
 }
 
 #if TALON_DENSE_ROWS > 0
