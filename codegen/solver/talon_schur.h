@@ -90,8 +90,8 @@ static TALON_CALLABLE void talon_sparse_apply_add(const talon_real* values, cons
  * by column (live_jhat_by_col, live_row_by_col, live_col_start): the preconditioner's products
  * with Ĵ and Ĵᵀ skip the rest, most of them the rows of contact pairs the broadphase set apart
  * (codegen/model_unit_broadphase.cpp: 1 400 of the humanoid's 3 216 entries). Those rows are
- * all zeros at the linearisation (talon_row_set_apart, called right after it), so their runs
- * are not read at all. The lists by column are a stable counting sort of the live entries:
+ * zeros in the linearisation, which talon_schur_select always follows at once, so the pairs
+ * are still set apart now (talon_row_set_apart) and their rows' runs are not read at all. The lists by column are a stable counting sort of the live entries:
  * pattern order within a column, which talon_columns_apply sums in. */
 static TALON_CALLABLE void talon_live_entries(talon_workspace* ws) {
   const talon_real* jhat = ws->lin + TALON_LIN_JHAT;

@@ -160,7 +160,7 @@ void add_newton_kernels(Context& ctx, KernelBuilder& kb, const Rows& rows,
 // its cache between the FGMRES iterations of one Newton direction (codegen/model_unit_pairs.cpp).
 void add_staged_jvp_kernels(KernelBuilder& kb, const Function& exact, ResidualProgram& prog,
                             const std::vector<Expr>& tangents) {
-  StagedFunction staged = split_stages(exact, tangents, "jvp_cache");
+  const StagedFunction staged = split_stages(exact, tangents, "jvp_cache");
   prog.jvp_cache.assign(staged.late.inputs.begin(), staged.late.inputs.end() - tangents.size());
   kb.add("jvp_primal", {}).add_output("jvp_cache", staged.early.outputs);
   Kernel tangent;
