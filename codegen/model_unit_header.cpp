@@ -178,6 +178,7 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
         << rows << "];\n";
   if (layout.krylov > 0 || layout.adjoint > 0) {
     const int n = layout.nv + layout.nrows, m = std::max(layout.krylov, layout.adjoint);
+    const int proximal_rows = layout.nnormal + 2 * layout.nfriction;  // TALON_PROXIMAL_ROWS
     const std::pair<const char*, int> krylov[] = {{"jvp_in", layout.jvp_in_size},
                                                   {"jvp_out", layout.jvp_out_size},
                                                   {"jvp_cache", layout.jvp_cache_size},
@@ -190,10 +191,13 @@ std::string types(const Layout& layout, const std::string& name, const char* rea
                                                   {"kstep", n},
                                                   {"proximal", 1},
                                                   {"proximal_rate", 1},
+                                                  {"proximal_weight", proximal_rows},
                                                   {"step_length", 2}};
     out << "  /* FGMRES: the exact Newton direction and the backward step's solve */\n";
     for (const auto& [field, size] : krylov)
       out << "  " << name << "_real " << field << "[" << array_size(size) << "];\n";
+    out << "  /* the rows of the direction's proximal term (talon_proximal_linearization) */\n"
+        << "  int proximal_rows[" << array_size(proximal_rows) << "], proximal_count;\n";
   }
   if (layout.adjoint > 0) {
     const int n = layout.nv + layout.nrows, s = layout.max_substeps;

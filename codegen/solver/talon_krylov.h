@@ -84,14 +84,12 @@ static TALON_CALLABLE void talon_krylov_apply(talon_workspace* ws, const talon_r
   talon_apply_inverse_mass(ws->mass, ws->jvp_out, w);
   talon_copy(w + TALON_NV, ws->jvp_out + TALON_NV, TALON_NROWS);
   talon_open_rows(ws, z, w); /* the pairs open at the iterate (model_unit_broadphase.cpp) */
-  /* the proximal term ρ K of the contact rows (talon_newton.h, talon_proximal_linearization:
-   * k ≈ diag A / ((1 + s)(1 + ρ)) of the linearisation it modified, s = 0 on a normal row) */
-  for (i = 0; i < TALON_PROXIMAL_ROWS; ++i) {
-    const int r = talon_proximal_row(i), f = talon_proximal_friction(i);
-    const talon_real a = ws->lin[TALON_LIN_DIAG + r];
-    const talon_real s = f >= 0 ? ws->in[TALON_IN_W + f] : 0;
-    if (a < TALON_HUGE)
-      w[TALON_NV + r] += ws->proximal[0] * a / ((1 + s) * (1 + ws->proximal[0])) * z[TALON_NV + r];
+  /* the proximal term ρ K of the contact rows, ρ k = ρ diag A / ((1 + s)(1 + ρ)) of the
+   * linearisation it modified, s = 0 on a normal row (talon_newton.h,
+   * talon_proximal_linearization, which keeps the rows and weights) */
+  for (i = 0; i < ws->proximal_count; ++i) {
+    const int r = TALON_NV + ws->proximal_rows[i];
+    w[r] += ws->proximal_weight[i] * z[r];
   }
 }
 #endif

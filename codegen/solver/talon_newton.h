@@ -451,15 +451,21 @@ static TALON_CALLABLE void talon_proximal_linearization(talon_workspace* ws, tal
   talon_real* diag = ws->lin + TALON_LIN_DIAG;
   const talon_real rho = TALON_FMIN((talon_real)TALON_PROXIMAL_MAX,
                                     ws->proximal_rate[0] * TALON_SQRT(merit));
-  int i;
+  int i, n = 0;
   ws->proximal[0] = rho;
   for (i = 0; i < TALON_PROXIMAL_ROWS; ++i) {
-    const int r = talon_proximal_row(i);
+    const int r = talon_proximal_row(i), f = talon_proximal_friction(i);
+    const talon_real s = f >= 0 ? ws->in[TALON_IN_W + f] : 0;
     if (!(diag[r] < TALON_HUGE)) continue; /* as talon_linearize_frozen's scale */
     c[r] += rho * diag[r];
     diag[r] += rho * diag[r];
     ws->scale[r] = 1 / TALON_SQRT(diag[r]);
+    if (!(diag[r] < TALON_HUGE)) continue;
+    /* the row's ρ k in the exact operator (talon_krylov_apply), once per direction */
+    ws->proximal_rows[n] = r;
+    ws->proximal_weight[n++] = rho * diag[r] / ((1 + s) * (1 + rho));
   }
+  ws->proximal_count = n;
 }
 
 /* After an update from merit θ to θ' (accepted or not): μ /= 10 when the full step (the trust
