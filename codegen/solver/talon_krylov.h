@@ -44,19 +44,6 @@ static TALON_CALLABLE void talon_scale_friction_rows(const talon_workspace* ws, 
 }
 
 #if TALON_KRYLOV_ITERATIONS > 0
-/* The rows that carry the forward solve's proximal term (talon_newton.h,
- * talon_proximal_linearization): every contact's normal row, then every frictional contact's
- * two friction rows. talon_proximal_row is the i-th of them (i < TALON_PROXIMAL_ROWS),
- * talon_proximal_friction its frictional contact (-1 for a normal row). */
-#define TALON_PROXIMAL_ROWS (TALON_NNORMAL + 2 * TALON_NFRICTION)
-static TALON_CALLABLE int talon_proximal_friction(int i) {
-  return i < TALON_NNORMAL ? -1 : (i - TALON_NNORMAL) / 2;
-}
-static TALON_CALLABLE int talon_proximal_row(int i) {
-  if (i < TALON_NNORMAL) return talon_normal_row[i];
-  return talon_friction_row[talon_proximal_friction(i)] + (i - TALON_NNORMAL) % 2;
-}
-
 /* z = P⁻¹ L⁻¹ v (z, v of size TALON_KRYLOV_N). Uses rhs, pcr_*, body_a, body_b. */
 static TALON_CALLABLE int talon_krylov_precondition(talon_workspace* ws, const talon_real* v,
                                                     talon_real* z) {

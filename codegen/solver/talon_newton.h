@@ -442,6 +442,18 @@ static TALON_CALLABLE talon_real talon_line_search(talon_workspace* ws, talon_re
 #define TALON_PROXIMAL_MAX 0.1
 #endif
 
+/* The rows that carry the proximal term: every contact's normal row, then every frictional
+ * contact's two friction rows. talon_proximal_row is the i-th of them (i <
+ * TALON_PROXIMAL_ROWS), talon_proximal_friction its frictional contact (-1 for a normal row). */
+#define TALON_PROXIMAL_ROWS (TALON_NNORMAL + 2 * TALON_NFRICTION)
+static TALON_CALLABLE int talon_proximal_friction(int i) {
+  return i < TALON_NNORMAL ? -1 : (i - TALON_NNORMAL) / 2;
+}
+static TALON_CALLABLE int talon_proximal_row(int i) {
+  if (i < TALON_NNORMAL) return talon_normal_row[i];
+  return talon_friction_row[talon_proximal_friction(i)] + (i - TALON_NNORMAL) % 2;
+}
+
 /* Sets ρ for the direction from the iterate of merit θ and adds ρ K to the frozen
  * linearisation's proximal rows, the preconditioner (talon_krylov.h): there a friction row is
  * the exact row times 1 + s (s its frozen weight; a normal row is the exact row) and

@@ -91,8 +91,9 @@ static TALON_CALLABLE void talon_sparse_apply_add(const talon_real* values, cons
  * with Ĵ and Ĵᵀ skip the rest, most of them the rows of contact pairs the broadphase set apart
  * (codegen/model_unit_broadphase.cpp: 1 400 of the humanoid's 3 216 entries). Those rows are
  * zeros in the linearisation, which talon_schur_select always follows at once, so the pairs
- * are still set apart now (talon_row_set_apart) and their rows' runs are not read at all. The lists by column are a stable counting sort of the live entries:
- * pattern order within a column, which talon_columns_apply sums in. */
+ * are still set apart now (talon_row_set_apart) and their rows' runs are not read at all. The
+ * lists by column are a stable counting sort of the live entries: pattern order within a
+ * column, which talon_columns_apply sums in. */
 static TALON_CALLABLE void talon_live_entries(talon_workspace* ws) {
   const talon_real* jhat = ws->lin + TALON_LIN_JHAT;
   int* start = ws->live_col_start;
