@@ -116,9 +116,11 @@ Expected<RunReport> run(const Simulator& sim, const SimulateArgs& args, runtime:
     *csv << std::setprecision(17) << csv_header(sim);
   }
   CountProgress progress("talon simulate: step", report.steps);
-  report.joints =
-      runtime::joint_from_maximal(sim.model(), {worlds.q.begin(), worlds.q.begin() + worlds.nq},
-                                  {worlds.u.begin(), worlds.u.begin() + worlds.nv});
+  // World 0's last finite state and its joint positions, tracked every step so that the
+  // hinge angles keep counting turns; the rates are taken once, after the run.
+  std::vector<double> last_q(worlds.q.begin(), worlds.q.begin() + worlds.nq),
+      last_u(worlds.u.begin(), worlds.u.begin() + worlds.nv);
+  std::vector<double> qpos = runtime::joint_positions_from_maximal(sim.model(), last_q, {});
   const auto start = Clock::now();
   for (int k = 0; k < report.steps; ++k) {
     if (controls)
@@ -134,14 +136,16 @@ Expected<RunReport> run(const Simulator& sim, const SimulateArgs& args, runtime:
     const std::vector<double> gaps = sim.min_contact_gaps(worlds);
     record_step(worlds, gaps, report);
     if (csv) write_csv_row(*csv, k + 1, (k + 1) * report.dt, worlds, gaps[0]);
-    if (!(worlds.status[0] & runtime::kWorldNonFinite))
-      report.joints = runtime::joint_from_maximal(
-          sim.model(), {worlds.q.begin(), worlds.q.begin() + worlds.nq},
-          {worlds.u.begin(), worlds.u.begin() + worlds.nv}, report.joints.qpos);
+    if (!(worlds.status[0] & runtime::kWorldNonFinite)) {
+      last_q.assign(worlds.q.begin(), worlds.q.begin() + worlds.nq);
+      last_u.assign(worlds.u.begin(), worlds.u.begin() + worlds.nv);
+      qpos = runtime::joint_positions_from_maximal(sim.model(), last_q, qpos);
+    }
     progress.update(k + 1);
   }
   report.wall_seconds = seconds_since(start);
   progress.finish();
+  report.joints = runtime::joint_from_maximal(sim.model(), last_q, last_u, qpos);
   for (int w = 0; w < worlds.count; ++w) {
     if (worlds.status[w] & runtime::kWorldNonFinite) ++report.nan_worlds;
     if (worlds.status[w] & runtime::kWorldDiverged) ++report.diverged_worlds;

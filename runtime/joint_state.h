@@ -43,6 +43,12 @@ JointState joint_from_maximal(const Model& model, const std::vector<double>& q,
                               const std::vector<double>& u,
                               const std::vector<double>& previous = {});
 
+// joint_from_maximal's qpos alone, without the rates' least squares: what a run needs every
+// step to keep the hinge angles on their branches (`previous` as there), the rates taken
+// once at its end.
+std::vector<double> joint_positions_from_maximal(const Model& model, const std::vector<double>& q,
+                                                 const std::vector<double>& previous);
+
 // The state of keyframe `name` (qpos, qvel) in maximal coordinates.
 Expected<MaximalState> keyframe_state(const Model& model, const std::string& name);
 

@@ -153,4 +153,30 @@ TEST_CASE("hinge angles keep counting turns when tracked", "[runtime][joints]") 
   }
 }
 
+// A simulated pose meets its joints only to the solver's tolerance: decomposed, it gives the
+// coordinates nearest it (a nudge of 1e-9 m moves them by about as much), and the positions
+// alone are the full decomposition's.
+TEST_CASE("a pose slightly off its joints decomposes to the nearest coordinates",
+          "[runtime][joints]") {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> nudge(-1e-9, 1e-9);
+  for (const Model& m : models_with_joints()) {
+    INFO(m.name);
+    std::vector<double> qpos, qvel;
+    random_state(m, rng, qpos, qvel);
+    Expected<runtime::MaximalState> s = runtime::maximal_from_joint(m, qpos, qvel);
+    REQUIRE(s.ok());
+    std::vector<double> off = s->q;
+    for (int b = 0; b < m.nsim; ++b)
+      for (int i = 0; i < 3; ++i) off[7 * b + i] += nudge(rng);
+    const runtime::JointState back = runtime::joint_from_maximal(m, off, s->u, qpos);
+    CHECK(runtime::joint_positions_from_maximal(m, off, qpos) == back.qpos);
+    for (int j = 0; j < m.njnt; ++j)
+      if (m.jnt_type[j] == JointType::Hinge || m.jnt_type[j] == JointType::Slide) {
+        INFO("joint " << m.jnt_name[j]);
+        CHECK(back.qpos[m.jnt_qposadr[j]] == Approx(qpos[m.jnt_qposadr[j]]).margin(1e-7));
+      }
+  }
+}
+
 }  // namespace talon
