@@ -173,6 +173,7 @@ static TALON_CALLABLE void talon_dense_solve(const talon_workspace* ws, talon_re
     const talon_real* row = l + i * (i + 1) / 2;
     const talon_real x = inverse[i] > 0 ? y[i] * inverse[i] : 0;
     y[i] = x;
+    TALON_VECTORIZE
     for (k = ws->dense_first[i]; k < i; ++k) y[k] -= row[k] * x;
   }
 }

@@ -48,6 +48,7 @@ static TALON_CALLABLE void talon_scale_friction_rows(const talon_workspace* ws, 
 static TALON_CALLABLE int talon_krylov_precondition(talon_workspace* ws, const talon_real* v,
                                                     talon_real* z) {
   int i, k, iterations;
+  TALON_VECTORIZE
   for (i = 0; i < TALON_NROWS; ++i) ws->rhs[i] = v[TALON_NV + i];
   talon_scale_friction_rows(ws, ws->rhs);
   for (k = 0; k < ws->live_nnz; ++k) /* Ĵ's live entries (talon_schur.h) */
@@ -56,7 +57,9 @@ static TALON_CALLABLE int talon_krylov_precondition(talon_workspace* ws, const t
   talon_columns_apply(ws->live_jhat_by_col, ws->live_row_by_col, ws->live_col_start, ws->pcr_x,
                       ws->body_a);
   talon_apply_inverse_mass(ws->mass, ws->body_a, ws->body_b);
+  TALON_VECTORIZE
   for (i = 0; i < TALON_NV; ++i) z[i] = v[i] + ws->body_b[i];
+  TALON_VECTORIZE
   for (i = 0; i < TALON_NROWS; ++i) z[TALON_NV + i] = ws->pcr_x[i];
   return iterations;
 }
@@ -88,6 +91,7 @@ static TALON_CALLABLE void talon_krylov_apply(talon_workspace* ws, const talon_r
 static TALON_CALLABLE int talon_adjoint_precondition(talon_workspace* ws, const talon_real* v,
                                                      talon_real* z) {
   int i, iterations;
+  TALON_VECTORIZE
   for (i = 0; i < TALON_NROWS; ++i) ws->rhs[i] = v[TALON_NV + i];
   talon_apply_inverse_mass(ws->mass, v, ws->body_a);
   talon_sparse_apply_add(ws->live_jhat, ws->live_row, ws->live_col, ws->live_nnz, ws->body_a,
@@ -95,8 +99,10 @@ static TALON_CALLABLE int talon_adjoint_precondition(talon_workspace* ws, const 
   iterations = talon_pcr_solve(ws); /* clobbers body_a, body_b */
   talon_columns_apply(ws->live_jhat_by_col, ws->live_row_by_col, ws->live_col_start, ws->pcr_x,
                       ws->body_b);
+  TALON_VECTORIZE
   for (i = 0; i < TALON_NV; ++i) ws->body_b[i] = v[i] - ws->body_b[i];
   talon_apply_inverse_mass(ws->mass, ws->body_b, z);
+  TALON_VECTORIZE
   for (i = 0; i < TALON_NROWS; ++i) z[TALON_NV + i] = ws->pcr_x[i];
   talon_scale_friction_rows(ws, z + TALON_NV);
   return iterations;
@@ -161,6 +167,7 @@ static TALON_CALLABLE int talon_fgmres_cycle(talon_workspace* ws, int m, int adj
   beta = TALON_SQRT(talon_dot(v, v, n));
   *residual = beta;
   if (!(beta > TALON_TINY) || !talon_finite(beta)) return 0;
+  TALON_VECTORIZE
   for (i = 0; i < n; ++i) v[i] /= beta;
   talon_fill(ws->kg, 0, m + 1);
   ws->kg[0] = beta;
@@ -173,6 +180,7 @@ static TALON_CALLABLE int talon_fgmres_cycle(talon_workspace* ws, int m, int adj
       const talon_real hij = talon_dot(w, v + i * n, n);
       int k;
       h[i * m + j] = hij;
+      TALON_VECTORIZE
       for (k = 0; k < n; ++k) w[k] -= hij * v[i * n + k];
     }
     norm = TALON_SQRT(talon_dot(w, w, n));
@@ -191,6 +199,7 @@ static TALON_CALLABLE int talon_fgmres_cycle(talon_workspace* ws, int m, int adj
     done = j + 1;
     if (!(norm > TALON_TINY * beta) || TALON_FABS(ws->kg[j + 1]) <= tolerance)
       break; /* the Krylov space holds the solution */
+    TALON_VECTORIZE
     for (i = 0; i < n; ++i) w[i] /= norm;
   }
   *residual = TALON_FABS(ws->kg[done]);
@@ -200,8 +209,10 @@ static TALON_CALLABLE int talon_fgmres_cycle(talon_workspace* ws, int m, int adj
     for (i = j + 1; i < done; ++i) sum -= h[j * m + i] * ws->kg[i];
     ws->kg[j] = sum / h[j * m + j];
   }
-  for (j = 0; j < done; ++j)
+  for (j = 0; j < done; ++j) {
+    TALON_VECTORIZE
     for (i = 0; i < n; ++i) x[i] += ws->kg[j] * z[j * n + i];
+  }
   *cycles = done;
   return iterations;
 }
@@ -221,7 +232,9 @@ static TALON_CALLABLE int talon_krylov_direction(talon_workspace* ws, talon_real
   talon_unit_jvp_prepare(ws->jvp_in, ws->jvp_cache, TALON_JVP_SEPARATION(ws));
   /* v_0 = L(−F) */
   talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, v);
+  TALON_VECTORIZE
   for (i = 0; i < TALON_NV; ++i) v[i] = -v[i];
+  TALON_VECTORIZE
   for (i = 0; i < TALON_NROWS; ++i) v[TALON_NV + i] = -ws->res[TALON_RES_CON + i];
   talon_fill(ws->kstep, 0, TALON_KRYLOV_N);
   norm = TALON_SQRT(talon_dot(v, v, TALON_KRYLOV_N));

@@ -295,7 +295,9 @@ static TALON_CALLABLE talon_real talon_trial(talon_workspace* ws, talon_real alp
   talon_real* u = ws->in + TALON_IN_U_PLUS;
   talon_real* lambda = ws->in + TALON_IN_LAMBDA;
   int i;
+  TALON_VECTORIZE
   for (i = 0; i < TALON_NV; ++i) u[i] = ws->prev_u[i] + alpha * ws->kstep[i];
+  TALON_VECTORIZE
   for (i = 0; i < TALON_NROWS; ++i) lambda[i] = ws->prev_lambda[i] + alpha * ws->kstep[TALON_NV + i];
 #if TALON_TRACE_CAPACITY > 0
   ws->trace_step[0] = alpha; /* the last trial is the accepted step (0: none) */
