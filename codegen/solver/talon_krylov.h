@@ -47,12 +47,11 @@ static TALON_CALLABLE void talon_scale_friction_rows(const talon_workspace* ws, 
 /* z = P⁻¹ L⁻¹ v (z, v of size TALON_KRYLOV_N). Uses rhs, pcr_*, body_a, body_b. */
 static TALON_CALLABLE int talon_krylov_precondition(talon_workspace* ws, const talon_real* v,
                                                     talon_real* z) {
-  int i, k, iterations;
+  int i, iterations;
   TALON_VECTORIZE
   for (i = 0; i < TALON_NROWS; ++i) ws->rhs[i] = v[TALON_NV + i];
   talon_scale_friction_rows(ws, ws->rhs);
-  for (k = 0; k < ws->live_nnz; ++k) /* Ĵ's live entries (talon_schur.h) */
-    ws->rhs[ws->live_row[k]] -= ws->live_jhat[k] * v[ws->live_col[k]];
+  talon_sparse_subtract(ws->live_jhat, ws->live_row, ws->live_col, ws->live_nnz, v, ws->rhs);
   iterations = talon_pcr_solve(ws);
   talon_columns_apply(ws->live_jhat_by_col, ws->live_row_by_col, ws->live_col_start, ws->pcr_x,
                       ws->body_a);
