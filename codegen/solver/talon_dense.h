@@ -121,28 +121,60 @@ static TALON_CALLABLE void talon_dense_assemble(talon_workspace* ws) {
   }
 }
 
-/* Cholesky by rows within the envelope, in place; returns 0 where a pivot is not finite. */
+/* Entry j < i of row i of L, its entries before j final: S A S's entry less the products of
+ * rows i and j over their common envelope, times row j's pivot reciprocal (0 where row j is
+ * dependent). */
+static TALON_CALLABLE TALON_INLINE void talon_dense_entry(talon_workspace* ws, talon_real* row_i,
+                                                          int first_i, int j) {
+  const talon_real* row_j = ws->dense_l + j * (j + 1) / 2;
+  const talon_real inverse = ws->dense_pivot_inverse[j];
+  const int start = first_i > ws->dense_first[j] ? first_i : ws->dense_first[j];
+  const talon_real sum = row_i[j] - talon_dot(row_i + start, row_j + start, j - start);
+  row_i[j] = inverse > 0 ? sum * inverse : 0;
+}
+
+/* The pivot of row i, its other entries final, and its reciprocal; returns 0 where it is not
+ * finite. */
+static TALON_CALLABLE TALON_INLINE int talon_dense_pivot(talon_workspace* ws, int i,
+                                                         talon_real dependent) {
+  talon_real* row_i = ws->dense_l + i * (i + 1) / 2;
+  const int first_i = ws->dense_first[i];
+  const talon_real sum = row_i[i] - talon_dot(row_i + first_i, row_i + first_i, i - first_i);
+  row_i[i] = sum > dependent ? TALON_SQRT(sum) : 0;
+  if (!talon_finite(row_i[i])) return 0;
+  ws->dense_pivot_inverse[i] = row_i[i] > 0 ? 1 / row_i[i] : 0;
+  return 1;
+}
+
+/* Cholesky by rows within the envelope, in place; returns 0 where a pivot is not finite.
+ * Each entry of a row waits for the one before it (its last product), a chain of six
+ * floating-point latencies an entry, so rows are factored two at a time, their entries before
+ * the first row's pivot in lockstep: two independent chains, each entry computed as alone, so
+ * the factor is the same to the bit. */
 static TALON_CALLABLE int talon_dense_factor(talon_workspace* ws) {
   const int n = ws->schur_nrows;
   const talon_real dependent = (talon_real)TALON_DENSE_PIVOT_ULPS * (talon_real)n * TALON_EPSILON;
   talon_real* l = ws->dense_l;
-  talon_real* inverse = ws->dense_pivot_inverse;
   int i, j;
   talon_dense_assemble(ws);
-  for (i = 0; i < n; ++i) {
-    talon_real* row_i = l + i * (i + 1) / 2;
-    const int first_i = ws->dense_first[i];
-    for (j = first_i; j <= i; ++j) {
-      const talon_real* row_j = l + j * (j + 1) / 2;
-      const int start = first_i > ws->dense_first[j] ? first_i : ws->dense_first[j];
-      const talon_real sum = row_i[j] - talon_dot(row_i + start, row_j + start, j - start);
-      if (j < i)
-        row_i[j] = inverse[j] > 0 ? sum * inverse[j] : 0;
-      else
-        row_i[i] = sum > dependent ? TALON_SQRT(sum) : 0;
+  for (i = 0; i + 1 < n; i += 2) {
+    talon_real* row_a = l + i * (i + 1) / 2;
+    talon_real* row_b = l + (i + 1) * (i + 2) / 2;
+    const int first_a = ws->dense_first[i], first_b = ws->dense_first[i + 1];
+    for (j = first_a; j < first_b && j < i; ++j) talon_dense_entry(ws, row_a, first_a, j);
+    for (j = first_b; j < first_a; ++j) talon_dense_entry(ws, row_b, first_b, j);
+    for (j = first_a > first_b ? first_a : first_b; j < i; ++j) {
+      talon_dense_entry(ws, row_a, first_a, j);
+      talon_dense_entry(ws, row_b, first_b, j);
     }
-    if (!talon_finite(row_i[i])) return 0;
-    inverse[i] = row_i[i] > 0 ? 1 / row_i[i] : 0;
+    if (!talon_dense_pivot(ws, i, dependent)) return 0;
+    if (first_b <= i) talon_dense_entry(ws, row_b, first_b, i);
+    if (!talon_dense_pivot(ws, i + 1, dependent)) return 0;
+  }
+  if (i < n) { /* the last row of an odd count */
+    for (j = ws->dense_first[i]; j < i; ++j)
+      talon_dense_entry(ws, l + i * (i + 1) / 2, ws->dense_first[i], j);
+    if (!talon_dense_pivot(ws, i, dependent)) return 0;
   }
   return 1;
 }
