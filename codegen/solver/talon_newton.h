@@ -127,15 +127,25 @@ static TALON_CALLABLE talon_real talon_frozen_weight(talon_real s) {
 }
 
 /* The merit θ = ‖L F‖² = ‖M̃⁻¹ r_dyn‖² + ‖r_con‖² ((m/s)²) of the iterate whose residual is
- * in ws->res; its per-block sums of squares go to `blocks`. */
+ * in ws->res; its per-block sums of squares go to `blocks`. Each run of rows of one block
+ * (a block's rows are consecutive) is summed in a register, in row order as it was summed in
+ * memory. */
 static TALON_CALLABLE talon_real talon_merit(talon_workspace* ws, talon_real* blocks) {
   const talon_real* merit = ws->res + TALON_RES_CON;
   talon_real total;
-  int i;
+  int i = 0;
   talon_fill(blocks, 0, TALON_NBLOCKS);
   talon_apply_inverse_mass(ws->mass, ws->res + TALON_RES_DYN, ws->body_a);
   blocks[0] = talon_dot(ws->body_a, ws->body_a, TALON_NV);
-  for (i = 0; i < TALON_NROWS; ++i) blocks[talon_row_block[i]] += merit[i] * merit[i];
+  while (i < TALON_NROWS) {
+    const int block = talon_row_block[i];
+    talon_real sum = blocks[block];
+    do {
+      sum += merit[i] * merit[i];
+      ++i;
+    } while (i < TALON_NROWS && talon_row_block[i] == block);
+    blocks[block] = sum;
+  }
   total = 0;
   for (i = 0; i < TALON_NBLOCKS; ++i) total += blocks[i];
   return total;
