@@ -36,6 +36,7 @@ class FunctionEmitter {
     const std::vector<std::vector<int>> outputs_of = outputs_by_slot(s);
     slots_.assign(s.num_slots, nullptr);
     input_of_.assign(s.num_slots, -1);
+    pair_sines_and_cosines(s);
     for (const ir::Instr& instr : s.instrs) {
       if (instr.op == ir::Op::Var && outputs_of[instr.result].empty()) {
         input_of_[instr.result] = instr.input_index;  // loaded at its first use
@@ -138,6 +139,8 @@ class FunctionEmitter {
         return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, arg(0));
       case ir::Op::Sin:
       case ir::Op::Cos:
+        if (partner_[instr.result] >= 0) return sine_or_cosine(instr);
+        return libm_call(instr);
       case ir::Op::Exp:
       case ir::Op::Log:
       case ir::Op::Tanh:
@@ -164,6 +167,45 @@ class FunctionEmitter {
                                  llvm::ConstantFP::get(double_, 0.0));
   }
 
+  // partner_[slot]: for a sine whose argument also has its cosine taken (or the reverse), the
+  // other one's slot. Both come from one call to sincos (glibc: the same reduction and
+  // polynomials as sin and cos, the same results to the bit), about the cost of one of them:
+  // every rotation's half-angle takes both (sin and cos were 2 % of MuJoCo's humanoid's run).
+  void pair_sines_and_cosines(const ir::Schedule& s) {
+    std::vector<int> sine_of(s.num_slots, -1), cosine_of(s.num_slots, -1);
+    for (const ir::Instr& instr : s.instrs)
+      if (instr.op == ir::Op::Sin)
+        sine_of[instr.args[0]] = instr.result;
+      else if (instr.op == ir::Op::Cos)
+        cosine_of[instr.args[0]] = instr.result;
+    partner_.assign(s.num_slots, -1);
+    paired_value_.assign(s.num_slots, nullptr);
+    for (int slot = 0; slot < s.num_slots; ++slot)
+      if (sine_of[slot] >= 0 && cosine_of[slot] >= 0) {
+        partner_[sine_of[slot]] = cosine_of[slot];
+        partner_[cosine_of[slot]] = sine_of[slot];
+      }
+  }
+
+  // A paired sine or cosine: the value the partner's sincos call left, or that call now.
+  llvm::Value* sine_or_cosine(const ir::Instr& instr) {
+    if (paired_value_[instr.result] != nullptr) return paired_value_[instr.result];
+    llvm::Type* pointer = double_->getPointerTo();
+    llvm::FunctionCallee sincos = module_.getOrInsertFunction(
+        "sincos",
+        llvm::FunctionType::get(builder_.getVoidTy(), {double_, pointer, pointer}, false));
+    llvm::IRBuilder<> entry(&builder_.GetInsertBlock()->getParent()->getEntryBlock(),
+                            builder_.GetInsertBlock()->getParent()->getEntryBlock().begin());
+    llvm::Value* sine = entry.CreateAlloca(double_);
+    llvm::Value* cosine = entry.CreateAlloca(double_);
+    builder_.CreateCall(sincos, {slot_value(instr.args[0]), sine, cosine})->setDoesNotThrow();
+    llvm::Value* sine_value = builder_.CreateLoad(double_, sine);
+    llvm::Value* cosine_value = builder_.CreateLoad(double_, cosine);
+    const bool is_sine = instr.op == ir::Op::Sin;
+    paired_value_[partner_[instr.result]] = is_sine ? cosine_value : sine_value;
+    return is_sine ? sine_value : cosine_value;
+  }
+
   // A call to the double-precision libm function the op table names (sin, atan2, fmin...).
   llvm::Value* libm_call(const ir::Instr& instr) {
     const ir::OpInfo& info = ir::op_info(instr.op);
@@ -185,6 +227,9 @@ class FunctionEmitter {
   llvm::Value* in_ = nullptr;
   std::vector<llvm::Value*> slots_;
   std::vector<int> input_of_;
+  // Sines and cosines of one argument (pair_sines_and_cosines).
+  std::vector<int> partner_;
+  std::vector<llvm::Value*> paired_value_;
 };
 
 }  // namespace

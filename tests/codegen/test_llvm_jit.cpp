@@ -102,6 +102,32 @@ TEST_CASE("LLVM JIT emits noalias pointers, the sqrt intrinsic and libm calls", 
   CHECK(quiet->llvm_ir().empty());
 }
 
+TEST_CASE("LLVM JIT takes a sine and a cosine of one argument from one sincos call",
+          "[codegen][llvm]") {
+  ir::Graph graph;
+  ir::Expr x = graph.variable("x"), y = graph.variable("y");
+  ir::Function f{"turn", {x, y}, {ir::cos(x * 0.5), ir::sin(x * 0.5), ir::sin(y)}};
+  JitOptions options;
+  options.capture_ir = true;
+  options.optimize = false;
+  Expected<JitModule> module = JitModule::compile(std::span(&f, 1), options);
+  REQUIRE(module.ok());
+  const std::string& ir_text = module->llvm_ir();
+  CHECK(ir_text.find("@sincos(") != std::string::npos);
+  CHECK(ir_text.find("@sin(") != std::string::npos);  // y's sine has no cosine beside it
+  CHECK(ir_text.find("@cos(") == std::string::npos);
+  Expected<JitFunction> function = module->function("turn");
+  REQUIRE(function.ok());
+  for (double v : {0.0, -0.0, 0.3, -2.9, 1e-300, 7.5e5, -3.1e17, 1e300}) {
+    INFO("x = " << v);
+    const std::vector<double> out = call(*function, {v, v});
+    CHECK(out[0] == std::cos(v * 0.5));  // the same bits as cos and sin: compared with ==
+    CHECK(out[1] == std::sin(v * 0.5));
+    CHECK(out[2] == std::sin(v));
+    CHECK(std::signbit(out[1]) == std::signbit(std::sin(v * 0.5)));
+  }
+}
+
 TEST_CASE("LLVM JIT reports bad and unknown function names", "[codegen][llvm]") {
   ir::Graph graph;
   ir::Expr x = graph.variable("x");
