@@ -21,6 +21,17 @@ std::vector<double> call(const JitFunction& function, const std::vector<double>&
   return out;
 }
 
+// f compiled without LLVM's optimisation passes, its LLVM IR kept.
+JitModule compiled_with_ir(const ir::Function& f) {
+  JitOptions options;
+  options.capture_ir = true;
+  options.optimize = false;
+  Expected<JitModule> module = JitModule::compile(std::span(&f, 1), options);
+  INFO(module.diagnostics().format());
+  REQUIRE(module.ok());
+  return std::move(*module);
+}
+
 }  // namespace
 
 TEST_CASE("LLVM JIT matches the interpreter on every op", "[codegen][llvm]") {
@@ -85,12 +96,8 @@ TEST_CASE("LLVM JIT emits noalias pointers, the sqrt intrinsic and libm calls", 
   ir::Graph graph;
   ir::Expr x = graph.variable("x"), y = graph.variable("y");
   ir::Function f{"shape", {x, y}, {ir::sqrt(x * x + y * y), ir::atan2(y, x), ir::tanh(x)}};
-  JitOptions options;
-  options.capture_ir = true;
-  options.optimize = false;
-  Expected<JitModule> module = JitModule::compile(std::span(&f, 1), options);
-  REQUIRE(module.ok());
-  const std::string& ir_text = module->llvm_ir();
+  const JitModule module = compiled_with_ir(f);
+  const std::string& ir_text = module.llvm_ir();
   CHECK(ir_text.find("define void @shape(double* noalias nocapture readonly %in, "
                      "double* noalias nocapture %out)") != std::string::npos);
   CHECK(ir_text.find("@llvm.sqrt.f64") != std::string::npos);
@@ -107,16 +114,12 @@ TEST_CASE("LLVM JIT takes a sine and a cosine of one argument from one sincos ca
   ir::Graph graph;
   ir::Expr x = graph.variable("x"), y = graph.variable("y");
   ir::Function f{"turn", {x, y}, {ir::cos(x * 0.5), ir::sin(x * 0.5), ir::sin(y)}};
-  JitOptions options;
-  options.capture_ir = true;
-  options.optimize = false;
-  Expected<JitModule> module = JitModule::compile(std::span(&f, 1), options);
-  REQUIRE(module.ok());
-  const std::string& ir_text = module->llvm_ir();
+  const JitModule module = compiled_with_ir(f);
+  const std::string& ir_text = module.llvm_ir();
   CHECK(ir_text.find("@sincos(") != std::string::npos);
   CHECK(ir_text.find("@sin(") != std::string::npos);  // y's sine has no cosine beside it
   CHECK(ir_text.find("@cos(") == std::string::npos);
-  Expected<JitFunction> function = module->function("turn");
+  Expected<JitFunction> function = module.function("turn");
   REQUIRE(function.ok());
   for (double v : {0.0, -0.0, 0.3, -2.9, 1e-300, 7.5e5, -3.1e17, 1e300}) {
     INFO("x = " << v);
@@ -195,16 +198,11 @@ TEST_CASE("LLVM JIT stores runs of one output value by a memset or a loop", "[co
            {zero, 5}, {x, 4}, {sum, 6}, {two, 4}, {zero, 3}, {x, 1}, {sum, 2}})
     outputs.insert(outputs.end(), count, value);
   const ir::Function f{"runs", {x, y}, outputs};
-  JitOptions options;
-  options.capture_ir = true;
-  options.optimize = false;
-  Expected<JitModule> module = JitModule::compile(std::span(&f, 1), options);
-  INFO(module.diagnostics().format());
-  REQUIRE(module.ok());
-  CHECK(module->llvm_ir().find("@llvm.memset") != std::string::npos);
-  CHECK(module->llvm_ir().find("store_run") != std::string::npos);
+  const JitModule module = compiled_with_ir(f);
+  CHECK(module.llvm_ir().find("@llvm.memset") != std::string::npos);
+  CHECK(module.llvm_ir().find("store_run") != std::string::npos);
   const std::vector<double> inputs = {-2.5, 0.75};
-  const std::vector<double> out = call(*module->function("runs"), inputs);
+  const std::vector<double> out = call(*module.function("runs"), inputs);
   const std::vector<double> expected = ir::evaluate(f, inputs);
   REQUIRE(out.size() == expected.size());
   for (std::size_t k = 0; k < out.size(); ++k) {

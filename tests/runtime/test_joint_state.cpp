@@ -58,6 +58,15 @@ void random_state(const Model& m, std::mt19937& rng, std::vector<double>& qpos,
   }
 }
 
+// A random joint state (random_state) in maximal coordinates.
+runtime::MaximalState random_maximal(const Model& m, std::mt19937& rng, std::vector<double>& qpos,
+                                     std::vector<double>& qvel) {
+  random_state(m, rng, qpos, qvel);
+  Expected<runtime::MaximalState> s = runtime::maximal_from_joint(m, qpos, qvel);
+  REQUIRE(s.ok());
+  return *s;
+}
+
 }  // namespace
 
 TEST_CASE("the joint-coordinate reference maps to the model's reference pose",
@@ -79,10 +88,8 @@ TEST_CASE("joint states survive the round trip through maximal coordinates", "[r
     INFO(m.name);
     for (int sample = 0; sample < 5; ++sample) {
       std::vector<double> qpos, qvel;
-      random_state(m, rng, qpos, qvel);
-      Expected<runtime::MaximalState> s = runtime::maximal_from_joint(m, qpos, qvel);
-      REQUIRE(s.ok());
-      const runtime::JointState back = runtime::joint_from_maximal(m, s->q, s->u, qpos);
+      const runtime::MaximalState s = random_maximal(m, rng, qpos, qvel);
+      const runtime::JointState back = runtime::joint_from_maximal(m, s.q, s.u, qpos);
       for (int j = 0; j < m.njnt; ++j) {
         INFO("joint " << m.jnt_name[j]);
         const int a = m.jnt_qposadr[j];
@@ -103,9 +110,7 @@ TEST_CASE("maximal velocities are the rates of the maximal positions", "[runtime
   for (const Model& m : models_with_joints()) {
     INFO(m.name);
     std::vector<double> qpos, qvel;
-    random_state(m, rng, qpos, qvel);
-    Expected<runtime::MaximalState> s = runtime::maximal_from_joint(m, qpos, qvel);
-    REQUIRE(s.ok());
+    random_maximal(m, rng, qpos, qvel);
     // Hinge and slide coordinates move along qvel directly (free and ball joints integrate
     // differently, so they are left at rest here).
     const double eps = 1e-6;
@@ -163,13 +168,11 @@ TEST_CASE("a pose slightly off its joints decomposes to the nearest coordinates"
   for (const Model& m : models_with_joints()) {
     INFO(m.name);
     std::vector<double> qpos, qvel;
-    random_state(m, rng, qpos, qvel);
-    Expected<runtime::MaximalState> s = runtime::maximal_from_joint(m, qpos, qvel);
-    REQUIRE(s.ok());
-    std::vector<double> off = s->q;
+    const runtime::MaximalState s = random_maximal(m, rng, qpos, qvel);
+    std::vector<double> off = s.q;
     for (int b = 0; b < m.nsim; ++b)
       for (int i = 0; i < 3; ++i) off[7 * b + i] += nudge(rng);
-    const runtime::JointState back = runtime::joint_from_maximal(m, off, s->u, qpos);
+    const runtime::JointState back = runtime::joint_from_maximal(m, off, s.u, qpos);
     CHECK(runtime::joint_positions_from_maximal(m, off, qpos) == back.qpos);
     for (int j = 0; j < m.njnt; ++j)
       if (m.jnt_type[j] == JointType::Hinge || m.jnt_type[j] == JointType::Slide) {
