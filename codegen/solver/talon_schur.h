@@ -289,13 +289,20 @@ static TALON_CALLABLE void talon_schur_select(talon_workspace* ws) {
   int i, k, col, n = 0, m = 0;
   talon_live_entries(ws);
   talon_fill(bound, 0, TALON_NROWS);
-  for (k = 0; k < ws->live_nnz; ++k) {
-    /* M̃⁻¹'s block is 1/m on the linear entries and I⁻¹ on the angular ones, whose largest
-     * eigenvalue is at most its trace */
-    const int col = ws->live_col[k];
-    const talon_real* body = ws->mass + 20 * (col / 6);
-    const talon_real weight = col % 6 < 3 ? body[7] : body[8] + body[9] + body[10];
-    bound[ws->live_row[k]] += ws->live_jhat[k] * ws->live_jhat[k] * weight;
+  k = 0;
+  while (k < ws->live_nnz) { /* each run of one row's entries summed in a register */
+    const int row = ws->live_row[k];
+    talon_real sum = bound[row];
+    do {
+      /* M̃⁻¹'s block is 1/m on the linear entries and I⁻¹ on the angular ones, whose largest
+       * eigenvalue is at most its trace */
+      const int col = ws->live_col[k];
+      const talon_real* body = ws->mass + 20 * (col / 6);
+      const talon_real weight = col % 6 < 3 ? body[7] : body[8] + body[9] + body[10];
+      sum += ws->live_jhat[k] * ws->live_jhat[k] * weight;
+      ++k;
+    } while (k < ws->live_nnz && ws->live_row[k] == row);
+    bound[row] = sum;
   }
   for (i = 0; i < TALON_NROWS; ++i) {
     const int coupled = ws->scale[i] > 0 && bound[i] > (talon_real)TALON_SCHUR_DECOUPLED * diag[i];
