@@ -32,6 +32,7 @@ static TALON_CALLABLE int talon_pcr_solve(talon_workspace* ws) {
   const int n = ws->schur_nrows;
   talon_real rho, rr0;
   int i, it = 0;
+  TALON_VECTORIZE
   for (i = 0; i < TALON_NROWS; ++i) ws->pcr_x[i] = s[i] > 0 ? s[i] * s[i] * ws->rhs[i] : 0;
   for (i = 0; i < n; ++i) {
     y[i] = 0;
@@ -58,6 +59,7 @@ static TALON_CALLABLE int talon_pcr_solve(talon_workspace* ws) {
     talon_real alpha, beta, rho_next;
     if (!(rho > TALON_TINY) || !(apap > TALON_TINY) || !talon_finite(apap)) break;
     alpha = rho / apap;
+    TALON_VECTORIZE
     for (i = 0; i < n; ++i) {
       y[i] += alpha * p[i];
       r[i] -= alpha * ap[i];
@@ -68,6 +70,7 @@ static TALON_CALLABLE int talon_pcr_solve(talon_workspace* ws) {
     rho_next = talon_dot(r, ar, n);
     beta = rho_next / rho;
     rho = rho_next;
+    TALON_VECTORIZE
     for (i = 0; i < n; ++i) {
       p[i] = r[i] + beta * p[i];
       ap[i] = ar[i] + beta * ap[i];

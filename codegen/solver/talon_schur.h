@@ -349,14 +349,17 @@ static TALON_CALLABLE void talon_scaled_schur_apply(talon_workspace* ws, const t
   const int* rows = ws->schur_rows;
   const int n = ws->schur_nrows;
   int i;
+  TALON_VECTORIZE
   for (i = 0; i < n; ++i) out[i] = s[rows[i]] * v[i]; /* out holds S v for now */
   /* body_a = Ĵᵀ S v */
   talon_columns_apply(ws->schur_jhat_by_col, ws->schur_row_by_col, ws->schur_col_start, out,
                       ws->body_a);
   talon_apply_inverse_mass(ws->mass, ws->body_a, ws->body_b);
+  TALON_VECTORIZE
   for (i = 0; i < n; ++i) out[i] = c[rows[i]] * out[i];
   talon_sparse_apply_add(ws->schur_jhat, ws->schur_row, ws->schur_col, ws->schur_nnz, ws->body_b,
                          out);
+  TALON_VECTORIZE
   for (i = 0; i < n; ++i) out[i] *= s[rows[i]];
 }
 #ifdef TALON_SOLVER_EMBED
