@@ -313,12 +313,36 @@ void staged_jvp_loops(std::ostringstream& out, const std::string& prefix, int t,
   out << "  }\n}\n";
 }
 
+// The `separation` argument of template t's loop: its pairs' slice of the broadphase's
+// array where the loop skips pairs set apart, else none.
+std::string separation_argument(const BoundedInstances& bounded, int t, bool skips) {
+  return skips ? "separation ? separation + " + std::to_string(bounded.offset[t]) + " : 0" : "0";
+}
+
+// Where each template's instances' blocks begin in the JVP cache (-1: no JVP share), and the
+// cache's size last: each instance's block is jvp_tangent's inputs (cached values, tangents).
+std::vector<int> jvp_cache_offsets(const ir::ResidualProgram& program) {
+  const std::vector<ir::PairTemplate>& templates = program.pairs->templates;
+  std::vector<int> offsets(templates.size() + 1, -1);
+  int size = 0;
+  for (std::size_t t = 0; t < templates.size(); ++t) {
+    if (!template_has_share(templates[t], kJvpTangent)) continue;
+    offsets[t] = size;
+    const int stride =
+        static_cast<int>(templates[t].program.kernel("jvp_tangent").function.inputs.size());
+    for (const ir::PairInstance& instance : program.pairs->instances)
+      if (instance.template_index == static_cast<int>(t)) size += stride;
+  }
+  offsets.back() = size;
+  return offsets;
+}
+
 // talon_unit_jvp_prepare and talon_unit_jvp with their tables and loops.
 std::string staged_jvp_text(const ir::ResidualProgram& program, const ModelUnitOptions& options,
                             const BoundedInstances& bounded, const UnitKernel& k) {
   std::ostringstream out;
   std::string prepares, adds;
-  int offset = 0;
+  const std::vector<int> offsets = jvp_cache_offsets(program);
   for (int t = 0; t < static_cast<int>(program.pairs->templates.size()); ++t) {
     const ir::PairTemplate& pair_template = program.pairs->templates[t];
     if (!template_has_share(pair_template, k)) continue;
@@ -327,20 +351,19 @@ std::string staged_jvp_text(const ir::ResidualProgram& program, const ModelUnitO
     run_table_text(out, prefix + "_jvp_primal_gather", s.primal);
     run_table_text(out, prefix + "_jvp_tangent_gather", s.tangent);
     run_table_text(out, prefix + "_jvp_scatter", s.scatter);
-    std::string skip, separation = "0";
+    std::string skip;
     if (skips_instances(bounded, t, k)) {
       skip = prefix + "_jvp_skip";
       std::vector<SkipTerm> terms = skip_terms(pair_template, k, options.precision);
       for (SkipTerm& term : terms)
         if (term.input >= 0) term.input -= s.primal.begin.back();  // into the tangents
       skip_function(out, skip, terms, s.tangent, s.scatter);
-      separation = "separation ? separation + " + std::to_string(bounded.offset[t]) + " : 0";
     }
+    const std::string separation = separation_argument(bounded, t, !skip.empty());
     staged_jvp_loops(out, prefix, t, s, skip);
-    const std::string cache = "cache + " + std::to_string(offset);
+    const std::string cache = "cache + " + std::to_string(offsets[t]);
     prepares += "  " + prefix + "_jvp_prepare(in, " + cache + ", " + separation + ");\n";
     adds += "  " + prefix + "_jvp_add(in, out, " + separation + ", " + cache + ");\n";
-    offset += s.tables.count * s.stride;
   }
   out << "static TALON_CALLABLE void talon_unit_jvp_prepare(const talon_real* in, "
       << "talon_real* cache,\n    const talon_real* separation) {\n"
@@ -370,15 +393,7 @@ std::string whole_kernel_macro(const UnitKernel& k) {
 }  // namespace
 
 int jvp_cache_size(const ir::ResidualProgram& program) {
-  if (!program.pairs) return 0;
-  int size = 0;
-  for (const ir::PairInstance& instance : program.pairs->instances) {
-    const ir::Kernel* tangent =
-        program.pairs->templates[instance.template_index].program.find_kernel("jvp_tangent");
-    if (tangent != nullptr && !tangent->function.outputs.empty())
-      size += static_cast<int>(tangent->function.inputs.size());
-  }
-  return size;
+  return program.pairs ? jvp_cache_offsets(program).back() : 0;
 }
 
 std::vector<UnitKernel> unit_kernels(bool with_jvp, bool with_backward) {
@@ -465,9 +480,7 @@ std::string pair_text(const ir::ResidualProgram& program, const ModelUnitOptions
         skip_function(out, skip, skip_terms(pair_template, k, options.precision), gather, scatter);
       }
       instance_loop(out, prefix, t, k, tables, gather, scatter, skip);
-      const std::string separation =
-          skip.empty() ? "0"
-                       : "separation ? separation + " + std::to_string(bounded.offset[t]) + " : 0";
+      const std::string separation = separation_argument(bounded, t, !skip.empty());
       calls += "  " + prefix + "_" + k.name + "_add(in, out, " + separation + ");\n";
     }
     out << "static TALON_CALLABLE void talon_unit_" << k.name
