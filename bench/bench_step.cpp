@@ -7,6 +7,9 @@
 //
 //   bench_step [--worlds W]      (W worlds for Talon's batched throughput row; default 64)
 //
+// After each scene's rows, issue #16's measures: Talon's cost per Newton update against MuJoCo's
+// step at 2 ms, and Talon at its h against MuJoCo at 5 ms.
+//
 // Compiling a model is not timed (Talon caches it; MuJoCo's mj_loadXML is not timed either).
 #include <mujoco/mujoco.h>
 
@@ -97,7 +100,8 @@ bool mujoco_run(const Scene& scene, double h, Run& out) {
   }
   m->opt.timestep = h;
   mjData* d = mj_makeData(m);
-  if (!scene.keyframe.empty()) mj_resetDataKeyframe(m, d, mj_name2id(m, mjOBJ_KEY, scene.keyframe.c_str()));
+  if (!scene.keyframe.empty())
+    mj_resetDataKeyframe(m, d, mj_name2id(m, mjOBJ_KEY, scene.keyframe.c_str()));
   const int steps = static_cast<int>(std::lround(scene.seconds / h));
   const auto start = Clock::now();
   for (int k = 0; k < steps && out.finite; ++k) {
@@ -115,11 +119,32 @@ bool mujoco_run(const Scene& scene, double h, Run& out) {
 }
 
 void print_row(const char* engine, double h, int worlds, const Run& r, double reference) {
-  std::printf("  %-6s h=%-6g W=%-3d %10.3g s/s  %8.2fx  substeps %5.2f  newton %6.1f  "
-              "final (%.4f, %.4f, %.4f)%s\n",
-              engine, h, worlds, r.wall_per_sim_second, r.wall_per_sim_second / reference,
-              r.substeps_per_step, r.newton_per_step, r.x, r.y, r.z,
-              r.finite ? "" : "  NOT FINITE / unstable");
+  std::printf(
+      "  %-6s h=%-6g W=%-3d %10.3g s/s  %8.2fx  substeps %5.2f  newton %6.1f  "
+      "final (%.4f, %.4f, %.4f)%s\n",
+      engine, h, worlds, r.wall_per_sim_second, r.wall_per_sim_second / reference,
+      r.substeps_per_step, r.newton_per_step, r.x, r.y, r.z,
+      r.finite ? "" : "  NOT FINITE / unstable");
+}
+
+// Issue #16's two measures on one world: Talon's cost per Newton update against MuJoCo's
+// whole step at 2 ms (its bar: 3x), and Talon at its h against MuJoCo at 5 ms (its goal: 1x).
+void print_costs(const Scene& scene, const Run& talon, const Run& mujoco_fine,
+                 const Run& mujoco_5ms) {
+  if (!mujoco_fine.finite || !mujoco_5ms.finite) {
+    std::printf("  (MuJoCo did not stay finite: its time is not a step's cost)\n");
+    return;
+  }
+  const double mujoco_step = mujoco_fine.wall_per_sim_second * 0.002;
+  if (talon.newton_per_step > 0) {
+    const double update = talon.wall_per_sim_second * scene.h / talon.newton_per_step;
+    std::printf(
+        "  per Newton update (a step's time / its updates) %.1f us = %.2fx MuJoCo's step "
+        "at h=0.002 (%.1f us)",
+        update * 1e6, update / mujoco_step, mujoco_step * 1e6);
+  }
+  std::printf("; Talon h=%g / MuJoCo h=0.005: %.2fx\n", scene.h,
+              talon.wall_per_sim_second / mujoco_5ms.wall_per_sim_second);
 }
 
 std::vector<Scene> scenes(const std::string& models) {
@@ -150,14 +175,18 @@ int main(int argc, char** argv) {
   std::printf("wall seconds per simulated second and world; ratio against MuJoCo at 2 ms\n");
   for (const Scene& scene : scenes(TALON_MODELS_DIR)) {
     std::printf("%s\n", scene.name.c_str());
-    Run mujoco_fine, mujoco_coarse, talon_one, talon_many;
-    if (!mujoco_run(scene, 0.002, mujoco_fine)) return 1;
+    Run mujoco_fine, mujoco_5ms, mujoco_coarse, talon_one, talon_many;
+    if (!mujoco_run(scene, 0.002, mujoco_fine) || !mujoco_run(scene, 0.005, mujoco_5ms)) return 1;
     const double reference = mujoco_fine.wall_per_sim_second;
     print_row("mujoco", 0.002, 1, mujoco_fine, reference);
-    if (mujoco_run(scene, scene.h, mujoco_coarse)) print_row("mujoco", scene.h, 1, mujoco_coarse, reference);
+    print_row("mujoco", 0.005, 1, mujoco_5ms, reference);
+    if (mujoco_run(scene, scene.h, mujoco_coarse))
+      print_row("mujoco", scene.h, 1, mujoco_coarse, reference);
     if (!talon_run(scene, 1, talon_one)) return 1;
     print_row("talon", scene.h, 1, talon_one, reference);
-    if (talon_run(scene, worlds, talon_many)) print_row("talon", scene.h, worlds, talon_many, reference);
+    if (talon_run(scene, worlds, talon_many))
+      print_row("talon", scene.h, worlds, talon_many, reference);
+    print_costs(scene, talon_one, mujoco_fine, mujoco_5ms);
   }
   return 0;
 }
