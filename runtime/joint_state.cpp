@@ -128,7 +128,7 @@ Vec3 rotation_vector(const Quat& r) {
 // simulated pose meets its joints only to the solver's tolerance, so the least-squares residual
 // has a floor above zero (MuJoCo's humanoid: 2e-13 to 3e-11 for its two- and three-hinge
 // bodies), and waiting for 1e-13 alone ran all 30 iterations for those bodies at every step
-// of `talon simulate` (5 % of its run).
+// of `talon simulate` (3 % of its run; bench/RESULTS.md, thirty-fifth session).
 void solve_coordinates(const Model& m, const std::vector<int>& joints, const Pose& base,
                        const Pose& target, std::vector<double>& qpos) {
   std::vector<int> coords;
