@@ -210,6 +210,7 @@ std::string config_text(const Layout& l, const ModelUnitOptions& options) {
       {"TALON_RES_Q_PLUS", l.res_q_plus},
       {"TALON_RES_W", l.res_w},
       {"TALON_RES_GAP", l.res_gap},
+      {"TALON_RES_SIZE", l.res_size},
       {"TALON_LIN_JHAT", l.lin_jhat},
       {"TALON_LIN_C", l.lin_c},
       {"TALON_LIN_DIAG", l.lin_diag},

@@ -191,10 +191,28 @@ static TALON_CALLABLE talon_real talon_corrected_iterate(talon_workspace* ws) {
   return talon_merit(ws, ws->block_now);
 }
 
+/* Keeps the iterate in ws->in with its residual and merit blocks (talon_initial_iterate's
+ * corrected warm start while the cold start is evaluated), and puts them back, returning
+ * `merit`: a copy costs far less than evaluating the residual again. */
+static TALON_CALLABLE void talon_keep_candidate(talon_workspace* ws) {
+  talon_copy(ws->candidate_u, ws->in + TALON_IN_U_PLUS, TALON_NV);
+  talon_copy(ws->candidate_lambda, ws->in + TALON_IN_LAMBDA, TALON_NROWS);
+  talon_copy(ws->candidate_res, ws->res, TALON_RES_SIZE);
+  talon_copy(ws->candidate_blocks, ws->block_now, TALON_NBLOCKS);
+}
+static TALON_CALLABLE talon_real talon_restore_candidate(talon_workspace* ws, talon_real merit) {
+  talon_copy(ws->in + TALON_IN_U_PLUS, ws->candidate_u, TALON_NV);
+  talon_copy(ws->in + TALON_IN_LAMBDA, ws->candidate_lambda, TALON_NROWS);
+  talon_copy(ws->res, ws->candidate_res, TALON_RES_SIZE);
+  talon_copy(ws->block_now, ws->candidate_blocks, TALON_NBLOCKS);
+  return merit;
+}
+
 /* Iterate 0, with its residual in ws->res; returns its merit. The warm start: the previous
  * step's impulses (impulse = force·h, so rescaled to the new h) made admissible, with the
  * velocity they give, u⁺ = u⁻ − M̃⁻¹ r_dyn(u⁻, λ) (r_dyn is affine in u⁺ and λ up to the
- * geometric terms), where its merit is no larger than the cold start's (u⁻, λ = 0): after
+ * geometric terms), where it already solves the step (a body at rest; the cold start is then
+ * not evaluated) or its merit is no larger than the cold start's (u⁻, λ = 0): after
  * a large rotation the impulses can land their nearly cancelling remainder on the lightest
  * links (a tumbling humanoid: warm merit 3e5, cold 6e2). Else, on a terrain, the same
  * impulses with u⁻ where that beats the cold start: the planes under the geoms change from
@@ -212,22 +230,32 @@ static TALON_CALLABLE talon_real talon_corrected_iterate(talon_workspace* ws) {
 static TALON_CALLABLE talon_real talon_initial_iterate(talon_workspace* ws, int other) {
   const talon_real* u_minus = ws->in + TALON_IN_U_MINUS;
   const talon_real scale = ws->warm_h > 0 ? ws->in[TALON_IN_H] / ws->warm_h : 0;
-  talon_real cold, warm, corrected;
-  cold = talon_start_iterate(ws, u_minus, 0, 0);
-  if (!talon_has_warm_start(ws)) return other ? talon_corrected_iterate(ws) : cold;
+  talon_real cold_merit, cold, warm, corrected;
+  if (!talon_has_warm_start(ws)) {
+    cold = talon_start_iterate(ws, u_minus, 0, 0);
+    return other ? talon_corrected_iterate(ws) : cold;
+  }
+  /* The corrected warm start first: where it already solves the step (a body at rest) the
+   * cold start is not evaluated; else the cold start last, so that where it is taken its
+   * residual is the one in ws->res, and the corrected one is kept in a copy. The order does
+   * not change which pairs the broadphase lets in: the cold start's are among the warm
+   * start's (the same u⁺, no impulse). */
   warm = talon_start_iterate(ws, u_minus, ws->warm_lambda, scale);
   if (!talon_finite(warm)) warm = TALON_HUGE;
-  if (!talon_finite(cold)) cold = TALON_HUGE;
   corrected = talon_corrected_iterate(ws);
+  if (!other && corrected <= talon_converged_merit(ws)) return corrected;
+  talon_keep_candidate(ws);
+  cold_merit = talon_start_iterate(ws, u_minus, 0, 0);
+  cold = talon_finite(cold_merit) ? cold_merit : TALON_HUGE;
   if (talon_finite(corrected) && corrected <= cold)
-    return other ? talon_start_iterate(ws, u_minus, 0, 0) : corrected;
-  if (other) return corrected;
+    return other ? cold_merit : talon_restore_candidate(ws, corrected);
+  if (other) return talon_restore_candidate(ws, corrected);
 #if TALON_NTERRAIN_PROBES > 0
   if (warm <= cold) return talon_start_iterate(ws, u_minus, ws->warm_lambda, scale);
 #else
   (void)warm;
 #endif
-  return talon_start_iterate(ws, u_minus, 0, 0);
+  return cold_merit;
 }
 
 #if TALON_TRACE_CAPACITY > 0
